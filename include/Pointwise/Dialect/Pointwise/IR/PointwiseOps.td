@@ -1,0 +1,125 @@
+//===- PointwiseOps.td - pointwise.map and pointwise.yield -*- tablegen -*-===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POINTWISE_DIALECT_POINTWISE_IR_POINTWISEOPS_TD
+#define POINTWISE_DIALECT_POINTWISE_IR_POINTWISEOPS_TD
+
+include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+def Pointwise_MapOp : Pointwise_Op<"map", [
+    AttrSizedOperandSegments,
+    IsolatedFromAbove,
+    SingleBlock,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Applies a scalar function elementwise over strided memrefs";
+  let description = [{
+    `pointwise.map` evaluates its body once for every index of the iteration
+    space and stores the yielded values into the outputs at that index.
+
+    - `ins`: memrefs of any rank and strided layout (static or dynamic sizes,
+      strides and offset; stride 0; negative static strides) and scalars
+      (signless integer, index, float). Each memref input broadcasts to the
+      iteration space by NumPy rules: dims are right-aligned, each input dim
+      equals the iteration dim or is 1, and missing leading dims broadcast.
+    - `outs`: one or more memrefs, all of the same shape, which is the
+      iteration space. An output must not overlap itself (a dim of size > 1
+      with stride 0) and must not partially overlap an input; exact aliasing
+      of an input (in-place update) is allowed.
+    - The body has one block with one argument per `ins` entry: the element
+      type of a memref input or the type of a scalar input. It ends with
+      `pointwise.yield` of one value per output, of that output's element
+      type. Only side-effect-free ops on scalar values may appear inside.
+    - Element types of memrefs: i1, i8, i16, i32, i64, f16, bf16, f32, f64.
+
+    Statically impossible broadcasts and overlaps are verifier errors;
+    dynamic ones are checked when the kernel runs.
+
+    Example, `c = a + b * alpha` with `b` broadcast along the rows of `a`:
+
+    ```mlir
+    pointwise.map ins(%a, %b, %alpha : memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                                       memref<?xf32>, f32)
+                  outs(%c : memref<?x?xf32>) {
+    ^bb0(%x: f32, %y: f32, %s: f32):
+      %0 = arith.mulf %y, %s : f32
+      %1 = arith.addf %x, %0 : f32
+      pointwise.yield %1 : f32
+    }
+    ```
+
+    Several outputs, e.g. polar to cartesian:
+
+    ```mlir
+    pointwise.map ins(%r, %theta : memref<1024xf32>, memref<1024xf32>)
+                  outs(%x, %y : memref<1024xf32>, memref<1024xf32>) {
+    ^bb0(%rr: f32, %t: f32):
+      %c = math.cos %t : f32
+      %s = math.sin %t : f32
+      %0 = arith.mulf %rr, %c : f32
+      %1 = arith.mulf %rr, %s : f32
+      pointwise.yield %0, %1 : f32, f32
+    }
+    ```
+  }];
+
+  let arguments = (ins Variadic<AnyType>:$inputs,
+                       Variadic<AnyType>:$outputs);
+  let regions = (region SizedRegion<1>:$body);
+
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    (`outs` `(` $outputs^ `:` type($outputs) `)`)?
+    attr-dict-with-keyword $body
+  }];
+
+  // Creates the body block with one argument per input and lets
+  // `bodyBuilder` fill it; the callback must end it with `pointwise.yield`.
+  let builders = [
+    OpBuilder<(ins "::mlir::ValueRange":$inputs, "::mlir::ValueRange":$outputs,
+      "::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location, "
+      "::mlir::ValueRange)>":$bodyBuilder)>
+  ];
+
+  let extraClassDeclaration = [{
+    /// The scalar type a body argument or yielded value has for an operand of
+    /// type `operandType`: the element type of a memref, the type itself for a
+    /// scalar.
+    static ::mlir::Type getScalarTypeOf(::mlir::Type operandType);
+
+    /// The static shape of the iteration space: the outputs' common shape,
+    /// with a dim static as soon as any output knows it.
+    ::llvm::SmallVector<int64_t> getIterationShape();
+
+    unsigned getNumInputs() { return getInputs().size(); }
+    unsigned getNumOutputs() { return getOutputs().size(); }
+    ::mlir::Block *getBodyBlock() { return &getBody().front(); }
+  }];
+
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Pointwise_YieldOp : Pointwise_Op<"yield", [
+    Pure, ReturnLike, Terminator, HasParent<"MapOp">]> {
+  let summary = "Yields the values a `pointwise.map` body stores";
+  let description = [{
+    Terminates the body of `pointwise.map` with one value per output, each of
+    that output's element type.
+
+    ```mlir
+    pointwise.yield %sum, %diff : f32, f32
+    ```
+  }];
+
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let hasVerifier = 1;
+}
+
+#endif // POINTWISE_DIALECT_POINTWISE_IR_POINTWISEOPS_TD

@@ -1,0 +1,22 @@
+//===- PointwiseDialect.cpp - The pointwise dialect -----------------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace pointwise;
+
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOpsDialect.cpp.inc"
+
+void PointwiseDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.cpp.inc"
+      >();
+}

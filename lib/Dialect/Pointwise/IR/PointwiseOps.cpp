@@ -1,0 +1,270 @@
+//===- PointwiseOps.cpp - pointwise.map and pointwise.yield ---------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace pointwise;
+
+namespace {
+constexpr llvm::StringLiteral kSupportedElementTypes =
+    "i1, i8, i16, i32, i64, f16, bf16, f32, f64";
+
+/// Element types a memref operand may hold: the ones every lowering supports
+/// with a fixed byte size.
+bool isSupportedElementType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    unsigned width = intType.getWidth();
+    return intType.isSignless() && (width == 1 || width == 8 || width == 16 ||
+                                    width == 32 || width == 64);
+  }
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+/// Types a scalar (non-memref) input may have: index is allowed because
+/// scalars are passed by value and never stored in memory by the map.
+bool isSupportedScalarInputType(Type type) {
+  return type.isIndex() || isSupportedElementType(type);
+}
+
+/// Values the body may compute with.
+bool isScalarValueType(Type type) {
+  return isa<IntegerType, IndexType, FloatType>(type);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// MapOp
+//===----------------------------------------------------------------------===//
+
+Type MapOp::getScalarTypeOf(Type operandType) {
+  if (auto shaped = dyn_cast<ShapedType>(operandType))
+    return shaped.getElementType();
+  return operandType;
+}
+
+SmallVector<int64_t> MapOp::getIterationShape() {
+  std::optional<SmallVector<int64_t>> shape;
+  for (Value output : getOutputs()) {
+    auto type = dyn_cast<MemRefType>(output.getType());
+    if (!type)
+      continue;
+    if (!shape) {
+      shape = llvm::to_vector(type.getShape());
+      continue;
+    }
+    if (type.getRank() != static_cast<int64_t>(shape->size()))
+      continue;
+    for (auto [dim, size] : llvm::enumerate(*shape))
+      if (ShapedType::isDynamic(size))
+        size = type.getDimSize(dim);
+  }
+  return shape.value_or(SmallVector<int64_t>());
+}
+
+void MapOp::build(
+    OpBuilder &builder, OperationState &state, ValueRange inputs,
+    ValueRange outputs,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> bodyBuilder) {
+  build(builder, state, inputs, outputs);
+  Block *block = new Block();
+  state.regions.front()->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(getScalarTypeOf(input.getType()), state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(block);
+  bodyBuilder(builder, state.location, block->getArguments());
+}
+
+void MapOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &input : getInputsMutable())
+    if (isa<MemRefType>(input.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &input,
+                           SideEffects::DefaultResource::get());
+  for (OpOperand &output : getOutputsMutable())
+    effects.emplace_back(MemoryEffects::Write::get(), &output,
+                         SideEffects::DefaultResource::get());
+}
+
+/// Checks what every memref operand needs: a supported element type and a
+/// layout expressible as strides and an offset.
+static LogicalResult verifyMemRefOperand(MapOp op, MemRefType type,
+                                         StringRef role, unsigned index) {
+  if (!isSupportedElementType(type.getElementType()))
+    return op.emitOpError()
+           << role << " #" << index << " has unsupported element type "
+           << type.getElementType() << "; expected one of "
+           << kSupportedElementTypes;
+  if (!type.isStrided())
+    return op.emitOpError() << role << " #" << index
+                            << " must have a strided layout, got " << type;
+  return success();
+}
+
+/// Checks that a memref input broadcasts to the iteration space by NumPy
+/// rules, as far as static sizes tell; dynamic sizes are checked at run time.
+static LogicalResult verifyBroadcast(MapOp op, MemRefType type, unsigned index,
+                                     ArrayRef<int64_t> iterationShape) {
+  int64_t rank = type.getRank();
+  int64_t iterationRank = iterationShape.size();
+  if (rank > iterationRank)
+    return op.emitOpError()
+           << "input #" << index << " has rank " << rank
+           << ", higher than the iteration space's rank " << iterationRank
+           << ", so it cannot broadcast to it";
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    int64_t iterationDim = iterationRank - rank + dim;
+    int64_t size = type.getDimSize(dim);
+    int64_t iterationSize = iterationShape[iterationDim];
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(iterationSize) ||
+        size == iterationSize || size == 1)
+      continue;
+    return op.emitOpError()
+           << "input #" << index << " dim " << dim << " has size " << size
+           << ", which does not broadcast to size " << iterationSize
+           << " of iteration dim " << iterationDim;
+  }
+  return success();
+}
+
+/// An output dim of size > 1 with stride 0 would make several iterations
+/// store to one element; that is only knowable statically when both are.
+static LogicalResult verifyNoInternalOverlap(MapOp op, MemRefType type,
+                                             unsigned index) {
+  auto [strides, offset] = type.getStridesAndOffset();
+  for (auto [dim, stride] : llvm::enumerate(strides)) {
+    int64_t size = type.getDimSize(dim);
+    if (stride == 0 && !ShapedType::isDynamic(size) && size > 1)
+      return op.emitOpError()
+             << "output #" << index << " dim " << dim << " has size " << size
+             << " and stride 0, so its elements overlap";
+  }
+  return success();
+}
+
+LogicalResult MapOp::verify() {
+  if (getOutputs().empty())
+    return emitOpError("expects at least one output");
+
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    Type type = input.getType();
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      if (failed(verifyMemRefOperand(*this, memref, "input", index)))
+        return failure();
+      continue;
+    }
+    if (!isSupportedScalarInputType(type))
+      return emitOpError() << "input #" << index
+                           << " must be a memref or a scalar of type index, "
+                           << kSupportedElementTypes << "; got " << type;
+  }
+
+  MemRefType firstOutputType;
+  for (auto [index, output] : llvm::enumerate(getOutputs())) {
+    auto type = dyn_cast<MemRefType>(output.getType());
+    if (!type)
+      return emitOpError() << "output #" << index << " must be a memref, got "
+                           << output.getType();
+    if (failed(verifyMemRefOperand(*this, type, "output", index)) ||
+        failed(verifyNoInternalOverlap(*this, type, index)))
+      return failure();
+    if (!firstOutputType) {
+      firstOutputType = type;
+    } else if (failed(verifyCompatibleShape(firstOutputType.getShape(),
+                                            type.getShape()))) {
+      return emitOpError() << "output #" << index << " of type " << type
+                           << " does not have the shape of output #0 of type "
+                           << firstOutputType;
+    }
+    for (unsigned other = 0; other < index; ++other)
+      if (getOutputs()[other] == output)
+        return emitOpError() << "outputs #" << other << " and #" << index
+                             << " are the same buffer";
+  }
+
+  SmallVector<int64_t> iterationShape = getIterationShape();
+  for (auto [index, input] : llvm::enumerate(getInputs()))
+    if (auto memref = dyn_cast<MemRefType>(input.getType()))
+      if (failed(verifyBroadcast(*this, memref, index, iterationShape)))
+        return failure();
+  return success();
+}
+
+LogicalResult MapOp::verifyRegions() {
+  Block &body = *getBodyBlock();
+  if (body.getNumArguments() != getNumInputs())
+    return emitOpError() << "body must have " << getNumInputs()
+                         << " arguments, one per input, but has "
+                         << body.getNumArguments();
+  for (auto [index, input, argument] :
+       llvm::enumerate(getInputs(), body.getArguments())) {
+    Type expected = getScalarTypeOf(input.getType());
+    if (argument.getType() != expected)
+      return emitOpError() << "body argument #" << index << " has type "
+                           << argument.getType() << ", but input #" << index
+                           << " requires " << expected;
+  }
+
+  WalkResult result = body.walk([](Operation *nested) {
+    if (isa<YieldOp>(nested))
+      return WalkResult::advance();
+    auto isNotScalar = [](Type type) { return !isScalarValueType(type); };
+    auto operandTypes = nested->getOperandTypes();
+    auto resultTypes = nested->getResultTypes();
+    auto nonScalar = llvm::find_if(operandTypes, isNotScalar);
+    if (nonScalar != operandTypes.end() ||
+        llvm::any_of(resultTypes, isNotScalar)) {
+      Type type = nonScalar != operandTypes.end()
+                      ? *nonScalar
+                      : *llvm::find_if(resultTypes, isNotScalar);
+      nested->emitOpError()
+          << "uses the non-scalar type " << type
+          << "; a 'pointwise.map' body computes on integer, index and float "
+             "values only";
+      return WalkResult::interrupt();
+    }
+    if (!isMemoryEffectFree(nested)) {
+      nested->emitOpError()
+          << "may have side effects; a 'pointwise.map' body allows only "
+             "side-effect-free ops";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  auto map = dyn_cast<MapOp>((*this)->getParentOp());
+  if (!map)
+    return emitOpError("expects a 'pointwise.map' parent");
+  if (getValues().size() != map.getNumOutputs())
+    return emitOpError() << "yields " << getValues().size()
+                         << " values, but the enclosing map has "
+                         << map.getNumOutputs() << " outputs";
+  for (auto [index, value, output] :
+       llvm::enumerate(getValues(), map.getOutputs())) {
+    Type expected = MapOp::getScalarTypeOf(output.getType());
+    if (value.getType() != expected)
+      return emitOpError() << "value #" << index << " has type "
+                           << value.getType() << ", but output #" << index
+                           << " has element type " << expected;
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.cpp.inc"

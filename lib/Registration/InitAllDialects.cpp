@@ -1,0 +1,22 @@
+//===- InitAllDialects.cpp - Dialects a pointwise tool registers ----------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/InitAllDialects.h"
+
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+
+void pointwise::registerPointwiseDialect(mlir::DialectRegistry &registry) {
+  registry.insert<PointwiseDialect>();
+}
+
+void pointwise::registerAllDialects(mlir::DialectRegistry &registry) {
+  registerPointwiseDialect(registry);
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}

@@ -1,0 +1,32 @@
+# -*- Python -*-
+# lit configuration of the pointwise regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "POINTWISE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pointwise_obj_root, "test")
+# The GoogleTest suite has its own configuration in Unit/; helper scripts in
+# lit-support/ are not tests.
+config.excludes = ["Unit", "lit-support", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%pointwise_src_root", config.pointwise_src_root))
+config.substitutions.append(("%pointwise_obj_root", config.pointwise_obj_root))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(
+    ("%lit_support", os.path.join(config.test_source_root, "lit-support")))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.pointwise_tools_dir, config.llvm_tools_dir]
+tools = [ToolSubst("pw-opt", unresolved="fatal")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
