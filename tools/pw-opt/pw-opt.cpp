@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/InitAllDialects.h"
+#include "Pointwise/InitAllPasses.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
+  pointwise::registerAllPasses();
 
   mlir::DialectRegistry registry;
   pointwise::registerAllDialects(registry);

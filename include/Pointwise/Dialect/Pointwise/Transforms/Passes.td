@@ -1,0 +1,130 @@
+//===- Passes.td - Passes on pointwise.map ------------------*- tablegen -*-===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_TD
+#define POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CanonicalizeBroadcastPass : Pass<"pw-canonicalize-broadcast"> {
+  let summary = "Gives every memref input the iteration shape, with explicit "
+                "stride-0 broadcast dims";
+  let description = [{
+    Rewrites each memref input of every `pointwise.map` into the canonical
+    form the later passes and lowerings expect: the rank of the iteration
+    space, and the iteration space's size in every dim. Broadcasting becomes
+    explicit in the strides, through a `memref.reinterpret_cast` of the
+    input:
+
+    - a missing leading dim gets stride 0;
+    - a dim of static size 1 that broadcasts gets stride 0;
+    - a dim of dynamic size gets the stride `size == 1 ? 0 : stride`, chosen
+      at run time, so an input that turns out to be of size 1 broadcasts.
+
+    Scalars, outputs and inputs already in canonical form are left alone;
+    running the pass twice changes nothing.
+
+    Example:
+
+    ```mlir
+    pointwise.map ins(%row : memref<8xf32>) outs(%c : memref<4x8xf32>) { ... }
+    ```
+
+    becomes
+
+    ```mlir
+    %b = memref.reinterpret_cast %row to offset: [0], sizes: [4, 8],
+        strides: [0, 1] : memref<8xf32> to memref<4x8xf32, strided<[0, 1]>>
+    pointwise.map ins(%b : memref<4x8xf32, strided<[0, 1]>>)
+                  outs(%c : memref<4x8xf32>) { ... }
+    ```
+
+    A dynamic size that is neither 1 nor the iteration size is a user error
+    the pass cannot see; the runtime's layout check reports it before a
+    kernel runs.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def CoalesceDimsPass : Pass<"pw-coalesce-dims"> {
+  let summary = "Reorders the iteration space into memory order and merges "
+                "dims that are contiguous for every operand";
+  let description = [{
+    Applies the layout algebra (`docs/Layout.md`) to every `pointwise.map`
+    whose sizes and strides are all static: the dims are permuted into the
+    operands' common memory order (PyTorch's rule: outputs first, stride-0
+    entries skipped), unit dims are dropped, and adjacent dims are merged
+    when `size[inner] * stride[inner] == stride[outer]` holds for every
+    operand. Every memref operand is then reinterpreted
+    (`memref.reinterpret_cast`, offsets unchanged) with the coalesced sizes
+    and its own coalesced strides, so the map addresses exactly the same
+    elements in the same input/output correspondence with fewer dims.
+
+    Two contiguous tensors become rank 1; a transposed operand (`a + b.T`)
+    keeps rank 2; NCHW + NHWC becomes a rank-3 batched transpose; a fully
+    flipped tensor becomes rank 1 with stride -1.
+
+    Example:
+
+    ```mlir
+    pointwise.map ins(%a, %b : memref<4x8xf32>, memref<4x8xf32>)
+                  outs(%c : memref<4x8xf32>) { ... }
+    ```
+
+    becomes a map over `memref<32xf32, strided<[1]>>` operands.
+
+    Maps with dynamic sizes or strides are left unchanged: the runtime runs
+    the same algebra on the actual layout and dispatches to a kernel compiled
+    for the coalesced rank (see `docs/Layout.md`). Offsets may be dynamic.
+    Inputs are broadcast to the iteration space as part of the analysis, so
+    the pass also accepts maps that did not go through
+    `pw-canonicalize-broadcast`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def LowerToLoopsPass : Pass<"pw-lower-to-loops"> {
+  let summary = "Lowers pointwise.map to scf.for loops with memref loads and "
+                "stores";
+  let description = [{
+    Replaces every `pointwise.map` by a nest of `scf.for` loops over its
+    iteration space, outermost dim first. Each iteration loads one element of
+    every memref input, evaluates a copy of the body with those values and
+    the scalar inputs, and stores the yielded values into the outputs.
+
+    The lowering accepts maps in any form, canonical or not: an input with
+    fewer dims reads with the trailing induction variables, and an input dim
+    that broadcasts reads index 0 (a dim of dynamic size reads
+    `size == 1 ? 0 : i`). Applied to a map that no other pass touched, it is
+    the project's *reference lowering*: naive loops over the original
+    iteration space with the original strides, the oracle that
+    `pw-run --check` and the differential tests compare against.
+
+    ```mlir
+    pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+    ^bb0(%x: f32):
+      %0 = arith.negf %x : f32
+      pointwise.yield %0 : f32
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    scf.for %i = %c0 to %c4 step %c1 {
+      %x = memref.load %a[%i] : memref<4xf32>
+      %0 = arith.negf %x : f32
+      memref.store %0, %c[%i] : memref<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,167 @@
+//===- Overlap.cpp - Output overlap checks --------------------------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Layout/Overlap.h"
+
+#include "CheckedArithmetic.h"
+
+using namespace pointwise::layout;
+
+namespace {
+/// The half-open byte range [begin, end) an operand touches; begin == end
+/// when it has no elements.
+struct ByteRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+
+  bool empty() const { return begin == end; }
+  bool intersects(const ByteRange &other) const {
+    return !empty() && !other.empty() && begin < other.end && other.begin < end;
+  }
+};
+} // namespace
+
+/// `base + bytes` as an address, or nullopt when it leaves [0, 2^64).
+static std::optional<uint64_t> offsetAddress(uint64_t base, int64_t bytes) {
+  uint64_t distance = detail::magnitude(bytes);
+  if (bytes >= 0)
+    return base + distance < base ? std::nullopt
+                                  : std::optional<uint64_t>(base + distance);
+  return distance > base ? std::nullopt
+                         : std::optional<uint64_t>(base - distance);
+}
+
+static std::string addressSpaceError(unsigned operandIndex) {
+  return "operand #" + std::to_string(operandIndex) +
+         " addresses memory outside the 64-bit address space";
+}
+
+static LayoutResult<ByteRange> computeByteRange(const StridedLayout &layout,
+                                                const OperandBuffer &buffer,
+                                                unsigned operandIndex) {
+  if (*detail::countElements(layout.sizes) == 0)
+    return ByteRange();
+  std::optional<int64_t> lowest = layout.offset;
+  std::optional<int64_t> highest = layout.offset;
+  for (unsigned d = 0; d < layout.rank() && lowest && highest; ++d) {
+    std::optional<int64_t> span =
+        detail::checkedMul(layout.sizes[d] - 1, layout.strides[d]);
+    std::optional<int64_t> &bound = layout.strides[d] < 0 ? lowest : highest;
+    bound = span ? detail::checkedAdd(*bound, *span) : std::nullopt;
+  }
+  int64_t size = buffer.elementByteSize;
+  std::optional<int64_t> lowBytes =
+      lowest ? detail::checkedMul(*lowest, size) : std::nullopt;
+  std::optional<int64_t> highBytes =
+      highest ? detail::checkedMul(*highest, size) : std::nullopt;
+  if (highBytes)
+    highBytes = detail::checkedAdd(*highBytes, size);
+  std::optional<uint64_t> begin =
+      lowBytes ? offsetAddress(buffer.baseAddress, *lowBytes) : std::nullopt;
+  std::optional<uint64_t> end =
+      highBytes ? offsetAddress(buffer.baseAddress, *highBytes) : std::nullopt;
+  if (!begin || !end)
+    return LayoutError{addressSpaceError(operandIndex)};
+  return ByteRange{*begin, *end};
+}
+
+/// Whether `input` reads exactly the elements `output` writes, each at the
+/// same iteration index. Operands broadcast to the output's shape, so equal
+/// (size, stride) sequences over the dims of size > 1 put them on the same
+/// iteration dims.
+static bool isExactAlias(const StridedLayout &output,
+                         const OperandBuffer &outputBuffer,
+                         const StridedLayout &input,
+                         const OperandBuffer &inputBuffer) {
+  if (outputBuffer.elementByteSize != inputBuffer.elementByteSize)
+    return false;
+  // Both byte ranges were computed without overflow, so the first elements'
+  // addresses are representable.
+  int64_t size = outputBuffer.elementByteSize;
+  if (outputBuffer.baseAddress + static_cast<uint64_t>(output.offset * size) !=
+      inputBuffer.baseAddress + static_cast<uint64_t>(input.offset * size))
+    return false;
+  unsigned o = 0, i = 0;
+  while (true) {
+    while (o < output.rank() && output.sizes[o] == 1)
+      ++o;
+    while (i < input.rank() && input.sizes[i] == 1)
+      ++i;
+    if (o == output.rank() || i == input.rank())
+      return o == output.rank() && i == input.rank();
+    if (output.sizes[o] != input.sizes[i] ||
+        output.strides[o] != input.strides[i])
+      return false;
+    ++o;
+    ++i;
+  }
+}
+
+LayoutResult<void>
+pointwise::layout::checkNoInternalOverlap(const StridedLayout &output,
+                                          unsigned operandIndex) {
+  LayoutResult<void> valid = verifyStridedLayout(output, operandIndex);
+  if (!valid)
+    return valid;
+  if (*detail::countElements(output.sizes) == 0)
+    return {};
+  for (unsigned d = 0; d < output.rank(); ++d)
+    if (output.sizes[d] > 1 && output.strides[d] == 0)
+      return LayoutError{"output operand #" + std::to_string(operandIndex) +
+                         " overlaps itself: dim " + std::to_string(d) +
+                         " has size " + std::to_string(output.sizes[d]) +
+                         " and stride 0"};
+  return {};
+}
+
+LayoutResult<void> pointwise::layout::checkOutputOverlap(
+    const std::vector<StridedLayout> &operands,
+    const std::vector<OperandBuffer> &buffers, unsigned numOutputs) {
+  if (buffers.size() != operands.size())
+    return LayoutError{std::to_string(buffers.size()) + " buffers for " +
+                       std::to_string(operands.size()) + " operands"};
+  if (numOutputs > operands.size())
+    return LayoutError{std::to_string(numOutputs) + " outputs among only " +
+                       std::to_string(operands.size()) + " operands"};
+
+  std::vector<ByteRange> ranges;
+  ranges.reserve(operands.size());
+  for (unsigned i = 0; i < operands.size(); ++i) {
+    LayoutResult<void> valid = verifyStridedLayout(operands[i], i);
+    if (!valid)
+      return valid;
+    if (buffers[i].elementByteSize <= 0)
+      return LayoutError{"operand #" + std::to_string(i) +
+                         " has element size " +
+                         std::to_string(buffers[i].elementByteSize) +
+                         " bytes; it must be positive"};
+    LayoutResult<ByteRange> range =
+        computeByteRange(operands[i], buffers[i], i);
+    if (!range)
+      return LayoutError{range.error()};
+    ranges.push_back(*range);
+  }
+
+  for (unsigned out = 0; out < numOutputs; ++out) {
+    LayoutResult<void> internal = checkNoInternalOverlap(operands[out], out);
+    if (!internal)
+      return internal;
+    for (unsigned other = out + 1; other < numOutputs; ++other)
+      if (ranges[out].intersects(ranges[other]))
+        return LayoutError{"output operands #" + std::to_string(out) +
+                           " and #" + std::to_string(other) +
+                           " overlap in memory"};
+    for (unsigned in = numOutputs; in < operands.size(); ++in)
+      if (ranges[out].intersects(ranges[in]) &&
+          !isExactAlias(operands[out], buffers[out], operands[in], buffers[in]))
+        return LayoutError{
+            "output operand #" + std::to_string(out) +
+            " partially overlaps input operand #" + std::to_string(in) +
+            "; only exact aliasing (same address, element size, sizes and "
+            "strides) is allowed"};
+  }
+  return {};
+}

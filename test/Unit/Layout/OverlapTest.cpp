@@ -1,0 +1,174 @@
+//===- OverlapTest.cpp - Tests of the output overlap checks ---------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Layout/Overlap.h"
+
+#include <gtest/gtest.h>
+
+using namespace pointwise::layout;
+
+namespace {
+
+constexpr uint64_t kBase = 0x10000;
+
+std::string overlapError(const std::vector<StridedLayout> &operands,
+                         const std::vector<OperandBuffer> &buffers,
+                         unsigned numOutputs) {
+  LayoutResult<void> result = checkOutputOverlap(operands, buffers, numOutputs);
+  EXPECT_FALSE(result);
+  return result.error();
+}
+
+void expectNoOverlap(const std::vector<StridedLayout> &operands,
+                     const std::vector<OperandBuffer> &buffers,
+                     unsigned numOutputs) {
+  LayoutResult<void> result = checkOutputOverlap(operands, buffers, numOutputs);
+  EXPECT_TRUE(result) << result.error();
+}
+
+TEST(InternalOverlapTest, BroadcastOutputOverlapsItself) {
+  LayoutResult<void> result = checkNoInternalOverlap({{4, 3}, {0, 1}, 0}, 2);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error(),
+            "output operand #2 overlaps itself: dim 0 has size 4 and stride 0");
+}
+
+TEST(InternalOverlapTest, StrideZeroIsFineOnUnitAndEmptyOutputs) {
+  EXPECT_TRUE(checkNoInternalOverlap({{1, 3}, {0, 1}, 0}, 0));
+  EXPECT_TRUE(checkNoInternalOverlap({{4, 0}, {0, 1}, 0}, 0));
+  EXPECT_TRUE(checkNoInternalOverlap({{}, {}, 0}, 0));
+}
+
+TEST(InternalOverlapTest, MalformedOutputIsAnError) {
+  LayoutResult<void> result = checkNoInternalOverlap({{4}, {}, 0}, 0);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error(), "operand #0 has 1 sizes but 0 strides");
+}
+
+TEST(OutputOverlapTest, DisjointBuffersAreFine) {
+  StridedLayout dense{{4, 3}, {3, 1}, 0};
+  expectNoOverlap({dense, dense, dense},
+                  {{kBase, 4}, {kBase + 48, 4}, {kBase + 96, 4}}, 1);
+}
+
+TEST(OutputOverlapTest, AdjacentRangesDoNotOverlap) {
+  // Bytes [0, 16) and [16, 32) of one allocation.
+  StridedLayout vector{{4}, {1}, 0};
+  StridedLayout next{{4}, {1}, 4};
+  expectNoOverlap({vector, next}, {{kBase, 4}, {kBase, 4}}, 1);
+}
+
+TEST(OutputOverlapTest, InPlaceExactAliasIsAllowed) {
+  // a[:, ::2] += b, with a strided and offset view.
+  StridedLayout view{{4, 3}, {6, 2}, 1};
+  expectNoOverlap({view, view, {{3}, {1}, 0}},
+                  {{kBase, 4}, {kBase, 4}, {kBase + 1024, 4}}, 1);
+}
+
+TEST(OutputOverlapTest, AliasIgnoresUnitDimsAndTheirStrides) {
+  // One vector as a [1, 4] output, as a rank-1 input, and as a [1, 4] input
+  // whose unit dim has another (meaningless) stride.
+  StridedLayout output{{1, 4}, {99, 1}, 2};
+  expectNoOverlap({output, {{4}, {1}, 2}, {{1, 4}, {5, 1}, 2}},
+                  {{kBase, 8}, {kBase, 8}, {kBase, 8}}, 1);
+}
+
+TEST(OutputOverlapTest, AliasThroughDifferentBasesIsStillAnAlias) {
+  // The same first element reached from two base pointers.
+  StridedLayout output{{4}, {1}, 0};
+  StridedLayout input{{4}, {1}, 2};
+  expectNoOverlap({output, input}, {{kBase + 8, 4}, {kBase, 4}}, 1);
+}
+
+TEST(OutputOverlapTest, ShiftedViewIsAPartialOverlap) {
+  StridedLayout output{{4}, {1}, 0};
+  StridedLayout input{{4}, {1}, 1};
+  EXPECT_EQ(overlapError({output, input}, {{kBase, 4}, {kBase, 4}}, 1),
+            "output operand #0 partially overlaps input operand #1; only exact "
+            "aliasing (same address, element size, sizes and strides) is "
+            "allowed");
+}
+
+TEST(OutputOverlapTest, TransposedSameMemoryIsAPartialOverlap) {
+  // b = a.T in place on a square matrix is a race.
+  StridedLayout output{{3, 3}, {3, 1}, 0};
+  StridedLayout input{{3, 3}, {1, 3}, 0};
+  EXPECT_FALSE(
+      checkOutputOverlap({output, input}, {{kBase, 4}, {kBase, 4}}, 1));
+}
+
+TEST(OutputOverlapTest, BroadcastReadOfTheOutputIsAPartialOverlap) {
+  // c[i, j] = c[0, j] + ...: row 0 is read by every row while written.
+  StridedLayout output{{3, 4}, {4, 1}, 0};
+  StridedLayout firstRow{{4}, {1}, 0};
+  EXPECT_FALSE(
+      checkOutputOverlap({output, firstRow}, {{kBase, 4}, {kBase, 4}}, 1));
+}
+
+TEST(OutputOverlapTest, DifferentElementSizesAreAPartialOverlap) {
+  StridedLayout view{{4}, {1}, 0};
+  EXPECT_FALSE(checkOutputOverlap({view, view}, {{kBase, 4}, {kBase, 2}}, 1));
+}
+
+TEST(OutputOverlapTest, FlippedInputOfTheSameBufferIsAPartialOverlap) {
+  StridedLayout output{{4}, {1}, 0};
+  StridedLayout reversed{{4}, {-1}, 3};
+  EXPECT_FALSE(
+      checkOutputOverlap({output, reversed}, {{kBase, 4}, {kBase, 4}}, 1));
+}
+
+TEST(OutputOverlapTest, InterleavedViewsAreConservativelyRejected) {
+  // a[::2] = f(a[1::2]) touches disjoint elements, but their ranges
+  // intersect.
+  StridedLayout even{{4}, {2}, 0};
+  StridedLayout odd{{4}, {2}, 1};
+  EXPECT_FALSE(checkOutputOverlap({even, odd}, {{kBase, 4}, {kBase, 4}}, 1));
+}
+
+TEST(OutputOverlapTest, OutputsMustNotOverlapEachOther) {
+  StridedLayout view{{4}, {1}, 0};
+  EXPECT_EQ(overlapError({view, view}, {{kBase, 4}, {kBase, 4}}, 2),
+            "output operands #0 and #1 overlap in memory");
+}
+
+TEST(OutputOverlapTest, InternalOverlapIsReportedFirst) {
+  StridedLayout broadcast{{4}, {0}, 0};
+  EXPECT_EQ(overlapError({broadcast, broadcast}, {{kBase, 4}, {kBase, 4}}, 1),
+            "output operand #0 overlaps itself: dim 0 has size 4 and stride 0");
+}
+
+TEST(OutputOverlapTest, EmptyOperandsOverlapNothing) {
+  StridedLayout output{{0, 4}, {4, 1}, 0};
+  StridedLayout input{{4}, {1}, 0};
+  expectNoOverlap({output, input}, {{kBase, 4}, {kBase, 4}}, 1);
+}
+
+TEST(OutputOverlapTest, InputsMayOverlapEachOther) {
+  StridedLayout view{{4}, {1}, 0};
+  expectNoOverlap({view, view, {{4}, {1}, 1}},
+                  {{kBase + 1024, 4}, {kBase, 4}, {kBase, 4}}, 1);
+}
+
+TEST(OutputOverlapTest, AddressOutsideTheAddressSpaceIsAnError) {
+  StridedLayout below{{4}, {-1}, 0};
+  EXPECT_EQ(overlapError({below}, {{8, 4}}, 1),
+            "operand #0 addresses memory outside the 64-bit address space");
+  StridedLayout above{{4}, {1}, 0};
+  EXPECT_EQ(overlapError({above}, {{UINT64_MAX - 4, 4}}, 1),
+            "operand #0 addresses memory outside the 64-bit address space");
+}
+
+TEST(OutputOverlapTest, MismatchedArgumentsAreErrors) {
+  StridedLayout view{{4}, {1}, 0};
+  EXPECT_EQ(overlapError({view, view}, {{kBase, 4}}, 1),
+            "1 buffers for 2 operands");
+  EXPECT_EQ(overlapError({view}, {{kBase, 4}}, 2),
+            "2 outputs among only 1 operands");
+  EXPECT_EQ(overlapError({view}, {{kBase, 0}}, 1),
+            "operand #0 has element size 0 bytes; it must be positive");
+}
+
+} // namespace

@@ -1,0 +1,334 @@
+//===- HostArgument.cpp - One argument of a JIT-compiled entry ------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostArgument.h"
+
+#include "Pointwise/Layout/OffsetRange.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace pointwise::run;
+
+namespace {
+
+/// SplitMix64: a tiny, well-mixed generator, so buffers are the same on
+/// every platform for a seed.
+class Random {
+public:
+  explicit Random(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+
+private:
+  uint64_t state;
+};
+
+unsigned getByteWidth(Type type) {
+  if (type.isIndex())
+    return 8;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits == 1 ? 1 : bits / 8;
+}
+
+const llvm::fltSemantics &getSemantics(Type type) {
+  return cast<FloatType>(type).getFloatSemantics();
+}
+
+/// The bits of `value` rounded to the float type `type`.
+uint64_t toFloatBits(Type type, double value) {
+  llvm::APFloat converted(value);
+  bool losesInfo;
+  converted.convert(getSemantics(type), llvm::APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+  return converted.bitcastToAPInt().getZExtValue();
+}
+
+/// Small values keep integer arithmetic away from overflow and float
+/// arithmetic in a range every type represents.
+uint64_t randomBits(Type type, Random &random) {
+  uint64_t draw = random.next();
+  if (type.isInteger(1))
+    return draw & 1;
+  if (isa<FloatType>(type))
+    return toFloatBits(type,
+                       (static_cast<int64_t>(draw % 8001) - 4000) / 1000.0);
+  int64_t value = static_cast<int64_t>(draw % 201) - 100;
+  return static_cast<uint64_t>(value);
+}
+
+llvm::Expected<uint64_t> parseScalar(Type type, llvm::StringRef text,
+                                     unsigned index) {
+  auto error = [&](const llvm::Twine &expected) {
+    return llvm::createStringError("argument #" + llvm::Twine(index) +
+                                   ": expected " + expected + ", got '" + text +
+                                   "'");
+  };
+  if (isa<FloatType>(type)) {
+    double value;
+    if (text.getAsDouble(value))
+      return error("a number");
+    return toFloatBits(type, value);
+  }
+  if (type.isInteger(1)) {
+    if (text == "true" || text == "1")
+      return 1;
+    if (text == "false" || text == "0")
+      return 0;
+    return error("true, false, 1 or 0");
+  }
+  int64_t value;
+  if (text.getAsInteger(10, value))
+    return error("an integer");
+  return static_cast<uint64_t>(value);
+}
+
+bool isSupportedElementType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+std::string joinIntegers(llvm::ArrayRef<int64_t> values, llvm::StringRef sep) {
+  return llvm::join(
+      llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
+      sep);
+}
+
+} // namespace
+
+llvm::Expected<HostArgument> HostArgument::create(Type type,
+                                                  const ArgumentSpec &spec,
+                                                  unsigned index,
+                                                  uint64_t seed) {
+  HostArgument argument;
+  argument.index = index;
+  std::string typeText;
+  llvm::raw_string_ostream(typeText) << type;
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError("argument #" + llvm::Twine(index) + " (" +
+                                   typeText + "): " + why);
+  };
+
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref) {
+    if (!type.isIndex() && !isSupportedElementType(type))
+      return fail("unsupported argument type");
+    if (spec.kind == ArgumentSpec::Kind::MemRef)
+      return fail("a scalar takes '=VALUE' or '-', not a memref view");
+    argument.type = type;
+    argument.byteWidth = getByteWidth(type);
+    if (spec.kind == ArgumentSpec::Kind::Scalar) {
+      auto value = parseScalar(type, spec.scalar, index);
+      if (!value)
+        return value.takeError();
+      argument.scalar = *value;
+    } else {
+      Random random(seed * 1000003 + index);
+      argument.scalar = randomBits(type, random);
+    }
+    return argument;
+  }
+
+  if (!isSupportedElementType(memref.getElementType()))
+    return fail("unsupported element type");
+  if (spec.kind == ArgumentSpec::Kind::Scalar)
+    return fail("a memref takes a view such as 4x8@8,1+0, or '-'");
+  auto [typeStrides, typeOffset] = memref.getStridesAndOffset();
+  argument.isView = true;
+  argument.type = memref.getElementType();
+  argument.byteWidth = getByteWidth(argument.type);
+
+  if (spec.kind == ArgumentSpec::Kind::FromType) {
+    if (!memref.hasStaticShape() ||
+        llvm::any_of(typeStrides, ShapedType::isDynamic))
+      return fail("the type has a dynamic size or stride: give the view with "
+                  "--arg, e.g. 4x8 or 4x8@1,4+0");
+    argument.sizes.assign(memref.getShape().begin(), memref.getShape().end());
+    argument.strides.assign(typeStrides.begin(), typeStrides.end());
+    argument.offset = ShapedType::isDynamic(typeOffset) ? 0 : typeOffset;
+  } else {
+    if (static_cast<int64_t>(spec.sizes.size()) != memref.getRank())
+      return fail("the view has " + llvm::Twine(spec.sizes.size()) +
+                  " sizes for a memref of rank " +
+                  llvm::Twine(memref.getRank()));
+    argument.sizes = spec.sizes;
+    for (auto [dim, size] : llvm::enumerate(memref.getShape()))
+      if (!ShapedType::isDynamic(size) && size != argument.sizes[dim])
+        return fail("size " + llvm::Twine(argument.sizes[dim]) + " of dim " +
+                    llvm::Twine(dim) + " contradicts the type's " +
+                    llvm::Twine(size));
+    if (spec.strides) {
+      argument.strides = *spec.strides;
+      for (auto [dim, stride] : llvm::enumerate(typeStrides))
+        if (!ShapedType::isDynamic(stride) && stride != argument.strides[dim])
+          return fail("stride " + llvm::Twine(argument.strides[dim]) +
+                      " of dim " + llvm::Twine(dim) +
+                      " contradicts the type's " + llvm::Twine(stride));
+    } else if (llvm::none_of(typeStrides, ShapedType::isDynamic)) {
+      argument.strides.assign(typeStrides.begin(), typeStrides.end());
+    } else {
+      argument.strides.assign(argument.sizes.size(), 1);
+      for (int64_t dim = static_cast<int64_t>(argument.sizes.size()) - 2;
+           dim >= 0; --dim)
+        argument.strides[dim] = argument.strides[dim + 1] *
+                                std::max<int64_t>(argument.sizes[dim + 1], 1);
+    }
+    if (spec.offset) {
+      if (!ShapedType::isDynamic(typeOffset) && typeOffset != *spec.offset)
+        return fail("offset " + llvm::Twine(*spec.offset) +
+                    " contradicts the type's " + llvm::Twine(typeOffset));
+      argument.offset = *spec.offset;
+    } else {
+      argument.offset = ShapedType::isDynamic(typeOffset) ? 0 : typeOffset;
+    }
+  }
+
+  layout::StridedLayout view{argument.sizes, argument.strides, argument.offset};
+  layout::LayoutResult<layout::ElementOffsetRange> range =
+      layout::computeElementOffsetRange(view);
+  if (!range)
+    return fail(range.error());
+  if (range->first < 0)
+    return fail("the view reaches element offset " + llvm::Twine(range->first) +
+                " before the start of its buffer; raise its offset");
+  // Keep test buffers in memory: 2^31 elements is far beyond any test.
+  if (range->last >= (int64_t(1) << 31))
+    return fail("the view spans " + llvm::Twine(range->last + 1) +
+                " elements; pw-run allocates at most 2^31");
+  argument.bufferElements = range->last + 1;
+  argument.buffer.assign(
+      (argument.bufferElements * argument.byteWidth + 7) / 8 + 1, 0);
+  argument.fill(seed * 1000003 + index);
+
+  int64_t address = reinterpret_cast<int64_t>(argument.buffer.data());
+  argument.descriptor = {address, address, argument.offset};
+  argument.descriptor.insert(argument.descriptor.end(), argument.sizes.begin(),
+                             argument.sizes.end());
+  argument.descriptor.insert(argument.descriptor.end(),
+                             argument.strides.begin(), argument.strides.end());
+  return argument;
+}
+
+void HostArgument::fill(uint64_t seed) {
+  Random random(seed);
+  auto *bytes = reinterpret_cast<uint8_t *>(buffer.data());
+  for (int64_t element = 0; element < bufferElements; ++element) {
+    uint64_t bits = randomBits(type, random);
+    std::memcpy(bytes + element * byteWidth, &bits, byteWidth);
+  }
+}
+
+void *HostArgument::getPackedArgument() {
+  if (!isView)
+    return &scalar;
+  descriptorAddress = descriptor.data();
+  return &descriptorAddress;
+}
+
+int64_t HostArgument::getViewBytes() const {
+  if (!isView)
+    return 0;
+  int64_t elements = 1;
+  for (int64_t size : sizes)
+    elements *= size;
+  return elements * byteWidth;
+}
+
+std::string HostArgument::formatElement(int64_t bufferIndex) const {
+  uint64_t bits = 0;
+  const auto *bytes = isView
+                          ? reinterpret_cast<const uint8_t *>(buffer.data()) +
+                                bufferIndex * byteWidth
+                          : reinterpret_cast<const uint8_t *>(&scalar);
+  std::memcpy(&bits, bytes, byteWidth);
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    llvm::APFloat value(getSemantics(type),
+                        llvm::APInt(floatType.getWidth(), bits));
+    bool losesInfo;
+    value.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::format("%.9g", value.convertToDouble());
+    return text;
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  if (width == 1)
+    return (bits & 1) ? "1" : "0";
+  return std::to_string(llvm::APInt(64, bits).trunc(width).getSExtValue());
+}
+
+void HostArgument::printDim(llvm::raw_ostream &os, unsigned dim,
+                            int64_t elementOffset) const {
+  if (dim == sizes.size()) {
+    os << formatElement(elementOffset);
+    return;
+  }
+  os << '[';
+  for (int64_t i = 0; i < sizes[dim]; ++i) {
+    if (i)
+      os << ", ";
+    printDim(os, dim + 1, elementOffset + i * strides[dim]);
+  }
+  os << ']';
+}
+
+void HostArgument::print(llvm::raw_ostream &os) const {
+  if (!isView) {
+    os << formatElement(0);
+    return;
+  }
+  printDim(os, 0, offset);
+}
+
+std::string HostArgument::describe() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (!isView) {
+    os << type << " = " << formatElement(0);
+    return text;
+  }
+  os << (sizes.empty() ? std::string("()") : joinIntegers(sizes, "x"));
+  if (!sizes.empty())
+    os << '@' << joinIntegers(strides, ",");
+  os << '+' << offset << " x" << type;
+  return text;
+}
+
+bool HostArgument::compare(const HostArgument &reference, llvm::raw_ostream &os,
+                           unsigned maxReports) const {
+  if (!isView)
+    return true;
+  const auto *mine = reinterpret_cast<const uint8_t *>(buffer.data());
+  const auto *theirs =
+      reinterpret_cast<const uint8_t *>(reference.buffer.data());
+  int64_t mismatches = 0;
+  for (int64_t element = 0; element < bufferElements; ++element) {
+    if (std::memcmp(mine + element * byteWidth, theirs + element * byteWidth,
+                    byteWidth) == 0)
+      continue;
+    if (mismatches++ < maxReports)
+      os << "  argument #" << index << " element offset " << element << ": "
+         << formatElement(element)
+         << " (optimized) != " << reference.formatElement(element)
+         << " (reference)\n";
+  }
+  if (mismatches)
+    os << "  argument #" << index << ": " << mismatches << " of "
+       << bufferElements << " buffer elements differ\n";
+  return mismatches == 0;
+}

@@ -1,0 +1,80 @@
+//===- HostArgument.h - One argument of a JIT-compiled entry ------*- C++
+//-*-===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The storage pw-run passes for one argument of the entry function: a scalar
+// value, or a memref view (sizes, strides, offset) over a host buffer that
+// covers every element the view can reach, filled deterministically from a
+// seed. Memrefs are passed as the descriptor of the `_mlir_ciface_` ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POINTWISE_TOOLS_PWRUN_HOSTARGUMENT_H
+#define POINTWISE_TOOLS_PWRUN_HOSTARGUMENT_H
+
+#include "ArgumentSpec.h"
+
+#include "mlir/IR/Types.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pointwise::run {
+
+class HostArgument {
+public:
+  /// Checks `spec` against `type` (argument `index`) and allocates and fills
+  /// the storage; values depend only on `seed` and `index`.
+  static llvm::Expected<HostArgument> create(mlir::Type type,
+                                             const ArgumentSpec &spec,
+                                             unsigned index, uint64_t seed);
+
+  bool isMemRef() const { return isView; }
+  unsigned getIndex() const { return index; }
+
+  /// What `invokePacked` expects for this argument: the address of the value
+  /// (a scalar, or the pointer to the memref descriptor).
+  void *getPackedArgument();
+
+  /// Bytes of the elements the view addresses (not the whole buffer).
+  int64_t getViewBytes() const;
+
+  /// `4x8@8,1+0 xf32` or `f32 = 0.5`.
+  std::string describe() const;
+
+  /// Prints the view's elements as nested lists, or the scalar's value.
+  void print(llvm::raw_ostream &os) const;
+
+  /// Compares the whole buffers of two arguments created from the same
+  /// spec; reports up to `maxReports` differing elements. Returns true when
+  /// they are identical bit for bit.
+  bool compare(const HostArgument &reference, llvm::raw_ostream &os,
+               unsigned maxReports) const;
+
+private:
+  HostArgument() = default;
+  void fill(uint64_t seed);
+  std::string formatElement(int64_t bufferIndex) const;
+  void printDim(llvm::raw_ostream &os, unsigned dim, int64_t offset) const;
+
+  mlir::Type type; // element type of a memref, or the scalar type
+  unsigned index = 0;
+  unsigned byteWidth = 0;
+  bool isView = false;
+  std::vector<int64_t> sizes, strides;
+  int64_t offset = 0;
+  int64_t bufferElements = 0;
+  std::vector<uint64_t> buffer;    // 8-byte aligned element storage
+  std::vector<int64_t> descriptor; // allocated, aligned, offset, sizes, strides
+  void *descriptorAddress = nullptr;
+  uint64_t scalar = 0;
+};
+
+} // namespace pointwise::run
+
+#endif // POINTWISE_TOOLS_PWRUN_HOSTARGUMENT_H

@@ -1,0 +1,266 @@
+//===- pw-run.cpp - Execute a pointwise module's entry function -----------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// JIT-compiles a module through the pointwise pipeline and calls its entry
+// function on buffers laid out as the user asks, filled from a seed. With
+// --check it also runs the reference lowering (no layout transformation) on
+// identical inputs and compares every buffer bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ArgumentSpec.h"
+#include "HostArgument.h"
+
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/InitAllDialects.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace mlir;
+using namespace pointwise;
+using namespace pointwise::run;
+
+namespace {
+
+enum class Target { Cpu };
+
+llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                         llvm::cl::desc("<input .mlir file>"),
+                                         llvm::cl::Required);
+llvm::cl::opt<std::string>
+    entryName("entry",
+              llvm::cl::desc("Function to run (default: the only function "
+                             "with a body)"));
+llvm::cl::opt<Target> target(
+    "target", llvm::cl::desc("Where to run"),
+    llvm::cl::values(clEnumValN(Target::Cpu, "cpu",
+                                "JIT-compile for and run on the host CPU")),
+    llvm::cl::init(Target::Cpu));
+llvm::cl::list<std::string> argumentSpecs(
+    "arg",
+    llvm::cl::desc("One per entry argument, in order: '-' (from the type), "
+                   "'=VALUE' (scalar), or SIZES[@STRIDES][+OFFSET] (memref "
+                   "view, e.g. 4x8, 4x8@1,4, 3x4@-4,-1+11, ()+2)"));
+llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the input values"),
+                             llvm::cl::init(0));
+llvm::cl::opt<bool> printOutputs("print", llvm::cl::desc("Print the outputs"));
+llvm::cl::opt<bool>
+    check("check",
+          llvm::cl::desc("Compare with the reference lowering on identical "
+                         "inputs; exit status 1 on any difference"));
+llvm::cl::opt<unsigned>
+    benchIterations("bench",
+                    llvm::cl::desc("Time this many calls and print the median "
+                                   "time and effective bandwidth"),
+                    llvm::cl::init(0));
+llvm::cl::opt<unsigned> maxMismatches(
+    "max-mismatches",
+    llvm::cl::desc("Differences printed per argument with --check"),
+    llvm::cl::init(8));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "pw-run: " << message << "\n";
+  return 1;
+}
+
+FailureOr<func::FuncOp> findEntry(ModuleOp module) {
+  SmallVector<func::FuncOp> candidates;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal() &&
+        (entryName.empty() || function.getName() == entryName))
+      candidates.push_back(function);
+  if (candidates.size() == 1)
+    return candidates.front();
+  if (!entryName.empty())
+    return emitError(module.getLoc())
+           << "no function named '" << entryName << "' with a body";
+  return emitError(module.getLoc())
+         << (candidates.empty() ? "no function with a body"
+                                : "several functions; choose one with "
+                                  "--entry");
+}
+
+/// The indices of the entry's arguments that a pointwise.map writes.
+llvm::SmallDenseSet<unsigned> findOutputArguments(func::FuncOp entry) {
+  llvm::SmallDenseSet<unsigned> outputs;
+  entry.walk([&](MapOp map) {
+    for (Value output : map.getOutputs())
+      if (auto argument = dyn_cast<BlockArgument>(output))
+        if (argument.getOwner() == &entry.getBody().front())
+          outputs.insert(argument.getArgNumber());
+  });
+  return outputs;
+}
+
+/// Lowers a copy of `module` with `pw-cpu-pipeline` and JIT-compiles it.
+llvm::Expected<std::unique_ptr<ExecutionEngine>>
+compile(ModuleOp module, StringRef entry, bool reference) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  auto function = copy->lookupSymbol<func::FuncOp>(entry);
+  function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(module.getContext()));
+  PassManager pm(module.getContext());
+  CpuPipelineOptions options;
+  options.reference = reference;
+  buildCpuPipeline(pm, options);
+  if (failed(pm.run(*copy)))
+    return llvm::createStringError(llvm::Twine("the ") +
+                                   (reference ? "reference" : "optimized") +
+                                   " CPU pipeline failed (diagnostics above)");
+  ExecutionEngineOptions engineOptions;
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = transformer;
+  return ExecutionEngine::create(*copy, engineOptions);
+}
+
+llvm::Expected<std::vector<HostArgument>>
+createArguments(func::FuncOp entry, ArrayRef<ArgumentSpec> specs) {
+  std::vector<HostArgument> arguments;
+  for (auto [index, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    ArgumentSpec spec = index < specs.size() ? specs[index] : ArgumentSpec();
+    auto argument = HostArgument::create(type, spec, index, seed);
+    if (!argument)
+      return argument.takeError();
+    arguments.push_back(std::move(*argument));
+  }
+  return arguments;
+}
+
+llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
+                   std::vector<HostArgument> &arguments) {
+  SmallVector<void *> packed;
+  for (HostArgument &argument : arguments)
+    packed.push_back(argument.getPackedArgument());
+  return engine.invokePacked(("_mlir_ciface_" + entry).str(), packed);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "pw-run: execute a pointwise module's entry function\n\n"
+      "  pw-run axpy.mlir --arg 3x4@1,3 --arg 4 --arg =0.5 --arg 3x4 "
+      "--print --check\n");
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+
+  std::vector<ArgumentSpec> specs;
+  for (const std::string &text : argumentSpecs) {
+    auto spec = parseArgumentSpec(text);
+    if (!spec)
+      return fail(llvm::toString(spec.takeError()));
+    specs.push_back(std::move(*spec));
+  }
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFilename, sourceMgr, &context);
+  if (!module)
+    return 1;
+  FailureOr<func::FuncOp> entry = findEntry(*module);
+  if (failed(entry))
+    return 1;
+  StringRef name = entry->getName();
+  if (entry->getNumResults() != 0)
+    return fail("entry '" + name +
+                "' returns values; results must be written to memref "
+                "arguments");
+  if (!specs.empty() && specs.size() != entry->getNumArguments())
+    return fail("entry '" + name + "' takes " +
+                llvm::Twine(entry->getNumArguments()) + " arguments but " +
+                llvm::Twine(specs.size()) + " --arg were given");
+
+  auto arguments = createArguments(*entry, specs);
+  if (!arguments)
+    return fail(llvm::toString(arguments.takeError()));
+  auto engine = compile(*module, name, /*reference=*/false);
+  if (!engine)
+    return fail(llvm::toString(engine.takeError()));
+  if (llvm::Error error = invoke(**engine, name, *arguments))
+    return fail(llvm::toString(std::move(error)));
+
+  if (printOutputs) {
+    llvm::SmallDenseSet<unsigned> outputs = findOutputArguments(*entry);
+    for (HostArgument &argument : *arguments) {
+      if (!outputs.empty() && !outputs.contains(argument.getIndex()))
+        continue;
+      llvm::outs() << "argument #" << argument.getIndex() << " ("
+                   << argument.describe() << "):\n";
+      argument.print(llvm::outs());
+      llvm::outs() << "\n";
+    }
+  }
+
+  if (check) {
+    auto referenceArguments = createArguments(*entry, specs);
+    if (!referenceArguments)
+      return fail(llvm::toString(referenceArguments.takeError()));
+    auto referenceEngine = compile(*module, name, /*reference=*/true);
+    if (!referenceEngine)
+      return fail(llvm::toString(referenceEngine.takeError()));
+    if (llvm::Error error =
+            invoke(**referenceEngine, name, *referenceArguments))
+      return fail(llvm::toString(std::move(error)));
+    bool identical = true;
+    for (auto [optimized, reference] :
+         llvm::zip(*arguments, *referenceArguments))
+      identical &= optimized.compare(reference, llvm::errs(), maxMismatches);
+    if (!identical)
+      return fail("check FAILED: the optimized lowering differs from the "
+                  "reference");
+    llvm::outs() << "check passed: optimized and reference lowerings agree "
+                    "on every buffer\n";
+  }
+
+  if (benchIterations) {
+    std::vector<double> seconds;
+    for (unsigned i = 0; i < benchIterations; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (llvm::Error error = invoke(**engine, name, *arguments))
+        return fail(llvm::toString(std::move(error)));
+      seconds.push_back(std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+    }
+    std::sort(seconds.begin(), seconds.end());
+    double median = seconds[seconds.size() / 2];
+    int64_t bytes = 0;
+    for (const HostArgument &argument : *arguments)
+      bytes += argument.getViewBytes();
+    llvm::outs() << llvm::format("bench: %u calls, median %.3f us, %.2f GB/s "
+                                 "effective (%lld bytes moved per call)\n",
+                                 benchIterations.getValue(), median * 1e6,
+                                 bytes / median / 1e9,
+                                 static_cast<long long>(bytes));
+  }
+  return 0;
+}
