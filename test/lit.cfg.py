@@ -28,5 +28,6 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.pointwise_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("pw-opt", unresolved="fatal")]
+tools = [ToolSubst("pw-opt", unresolved="fatal"),
+         ToolSubst("pw-run", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

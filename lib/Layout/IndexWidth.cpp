@@ -90,6 +90,10 @@ LayoutResult<IndexWidth> pointwise::layout::computeIndexWidth(
 /// rank dims by how much they stretch an operand.
 static int64_t byteContribution(int64_t size, int64_t stride,
                                 int64_t elementBytes) {
+  // A dim of length 1 contributes nothing, whatever its stride; halving it
+  // would make no progress.
+  if (size <= 1)
+    return 0;
   std::optional<int64_t> magnitude = detail::checkedAbs(stride);
   std::optional<int64_t> elements =
       magnitude ? detail::checkedMul(size - 1, *magnitude) : std::nullopt;
@@ -156,7 +160,12 @@ static void growTile(const IterationLayout &layout,
     int64_t length = std::min(layout.sizes[d], limit / otherCount);
     for (unsigned op = 0; op < layout.numOperands(); ++op) {
       std::optional<int64_t> stride = detail::checkedAbs(layout.stride(op, d));
-      if (!stride || *stride == 0)
+      // INT64_MIN has no magnitude: two steps along it already overflow.
+      if (!stride) {
+        length = 1;
+        continue;
+      }
+      if (*stride == 0)
         continue;
       // The tile fits, so the other dims' reach is within the budget.
       int64_t budget = largestReach(limit, elementByteSizes[op]) -
@@ -189,7 +198,7 @@ LayoutResult<std::vector<IndexChunk>> pointwise::layout::splitFor32BitIndexing(
   std::vector<int64_t> gridSizes(rank);
   int64_t numChunks = 1;
   for (unsigned d = 0; d < rank; ++d) {
-    gridSizes[d] = (layout.sizes[d] + tile[d] - 1) / tile[d];
+    gridSizes[d] = (layout.sizes[d] - 1) / tile[d] + 1;
     std::optional<int64_t> product =
         detail::checkedMul(numChunks, gridSizes[d]);
     if (!product || *product > kMaxChunks)

@@ -112,7 +112,7 @@ std::string joinIntegers(llvm::ArrayRef<int64_t> values, llvm::StringRef sep) {
 
 llvm::Expected<HostArgument> HostArgument::create(Type type,
                                                   const ArgumentSpec &spec,
-                                                  unsigned index,
+                                                  unsigned index, FillMode fill,
                                                   uint64_t seed) {
   HostArgument argument;
   argument.index = index;
@@ -212,7 +212,7 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
   argument.bufferElements = range->last + 1;
   argument.buffer.assign(
       (argument.bufferElements * argument.byteWidth + 7) / 8 + 1, 0);
-  argument.fill(seed * 1000003 + index);
+  argument.fill(fill, seed * 1000003 + index);
 
   int64_t address = reinterpret_cast<int64_t>(argument.buffer.data());
   argument.descriptor = {address, address, argument.offset};
@@ -223,11 +223,14 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
   return argument;
 }
 
-void HostArgument::fill(uint64_t seed) {
+void HostArgument::fill(FillMode mode, uint64_t seed) {
   Random random(seed);
   auto *bytes = reinterpret_cast<uint8_t *>(buffer.data());
   for (int64_t element = 0; element < bufferElements; ++element) {
-    uint64_t bits = randomBits(type, random);
+    uint64_t bits = mode == FillMode::Random ? randomBits(type, random)
+                    : isa<FloatType>(type)
+                        ? toFloatBits(type, static_cast<double>(element))
+                        : static_cast<uint64_t>(element);
     std::memcpy(bytes + element * byteWidth, &bits, byteWidth);
   }
 }

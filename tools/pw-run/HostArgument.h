@@ -26,13 +26,19 @@
 
 namespace pointwise::run {
 
+/// How memref buffers are filled: seeded random values, or each buffer
+/// element's own offset (0, 1, 2, ...), which makes layouts visible in
+/// printed results.
+enum class FillMode { Random, Iota };
+
 class HostArgument {
 public:
   /// Checks `spec` against `type` (argument `index`) and allocates and fills
-  /// the storage; values depend only on `seed` and `index`.
+  /// the storage; values depend only on `fill`, `seed` and `index`.
   static llvm::Expected<HostArgument> create(mlir::Type type,
                                              const ArgumentSpec &spec,
-                                             unsigned index, uint64_t seed);
+                                             unsigned index, FillMode fill,
+                                             uint64_t seed);
 
   bool isMemRef() const { return isView; }
   unsigned getIndex() const { return index; }
@@ -58,7 +64,7 @@ public:
 
 private:
   HostArgument() = default;
-  void fill(uint64_t seed);
+  void fill(FillMode mode, uint64_t seed);
   std::string formatElement(int64_t bufferIndex) const;
   void printDim(llvm::raw_ostream &os, unsigned dim, int64_t offset) const;
 

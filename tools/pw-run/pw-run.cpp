@@ -64,6 +64,13 @@ llvm::cl::list<std::string> argumentSpecs(
                    "view, e.g. 4x8, 4x8@1,4, 3x4@-4,-1+11, ()+2)"));
 llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the input values"),
                              llvm::cl::init(0));
+llvm::cl::opt<FillMode> fillMode(
+    "fill", llvm::cl::desc("Initial contents of memref buffers"),
+    llvm::cl::values(
+        clEnumValN(FillMode::Random, "random", "values drawn from --seed"),
+        clEnumValN(FillMode::Iota, "iota",
+                   "each buffer element holds its own offset (0, 1, 2, ...)")),
+    llvm::cl::init(FillMode::Random));
 llvm::cl::opt<bool> printOutputs("print", llvm::cl::desc("Print the outputs"));
 llvm::cl::opt<bool>
     check("check",
@@ -139,7 +146,7 @@ createArguments(func::FuncOp entry, ArrayRef<ArgumentSpec> specs) {
   std::vector<HostArgument> arguments;
   for (auto [index, type] : llvm::enumerate(entry.getArgumentTypes())) {
     ArgumentSpec spec = index < specs.size() ? specs[index] : ArgumentSpec();
-    auto argument = HostArgument::create(type, spec, index, seed);
+    auto argument = HostArgument::create(type, spec, index, fillMode, seed);
     if (!argument)
       return argument.takeError();
     arguments.push_back(std::move(*argument));
