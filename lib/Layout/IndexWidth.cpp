@@ -143,7 +143,7 @@ shrinkTileUntilItFits(const IterationLayout &layout,
     }
     // A violating reach is positive, so some dim contributes to it; a count
     // above limit >= 1 has a dim longer than 1.
-    tile[bestDim] = (tile[bestDim] + 1) / 2;
+    tile[bestDim] -= tile[bestDim] / 2;
   }
 }
 
@@ -170,7 +170,7 @@ static void growTile(const IterationLayout &layout,
       // The tile fits, so the other dims' reach is within the budget.
       int64_t budget = largestReach(limit, elementByteSizes[op]) -
                        *computeReach(layout, op, tile.data(), 0, d);
-      length = std::min(length, budget / *stride + 1);
+      length = std::min(length - 1, budget / *stride) + 1;
     }
     tile[d] = std::max(tile[d], length);
   }

@@ -23,9 +23,9 @@ pointwise::layout::computeElementOffsetRange(const StridedLayout &layout) {
     std::optional<int64_t> reach =
         detail::checkedMul(layout.sizes[dim] - 1, layout.strides[dim]);
     std::optional<int64_t> moved =
-        reach ? detail::checkedAdd(*reach < 0 ? range.first : range.last,
-                                   *reach)
-              : std::nullopt;
+        reach
+            ? detail::checkedAdd(*reach < 0 ? range.first : range.last, *reach)
+            : std::nullopt;
     if (!moved)
       return LayoutError{"the view's element offsets overflow int64"};
     (*reach < 0 ? range.first : range.last) = *moved;

@@ -6,6 +6,8 @@
 
 #include "Pointwise/Layout/Overlap.h"
 
+#include "Pointwise/Layout/OffsetRange.h"
+
 #include "CheckedArithmetic.h"
 
 using namespace pointwise::layout;
@@ -39,24 +41,19 @@ static std::string addressSpaceError(unsigned operandIndex) {
          " addresses memory outside the 64-bit address space";
 }
 
+/// The bytes `layout` touches from `buffer`. The layout is verified, so a
+/// failing offset range means its offsets overflow.
 static LayoutResult<ByteRange> computeByteRange(const StridedLayout &layout,
                                                 const OperandBuffer &buffer,
                                                 unsigned operandIndex) {
   if (*detail::countElements(layout.sizes) == 0)
     return ByteRange();
-  std::optional<int64_t> lowest = layout.offset;
-  std::optional<int64_t> highest = layout.offset;
-  for (unsigned d = 0; d < layout.rank() && lowest && highest; ++d) {
-    std::optional<int64_t> span =
-        detail::checkedMul(layout.sizes[d] - 1, layout.strides[d]);
-    std::optional<int64_t> &bound = layout.strides[d] < 0 ? lowest : highest;
-    bound = span ? detail::checkedAdd(*bound, *span) : std::nullopt;
-  }
+  LayoutResult<ElementOffsetRange> elements = computeElementOffsetRange(layout);
   int64_t size = buffer.elementByteSize;
   std::optional<int64_t> lowBytes =
-      lowest ? detail::checkedMul(*lowest, size) : std::nullopt;
+      elements ? detail::checkedMul(elements->first, size) : std::nullopt;
   std::optional<int64_t> highBytes =
-      highest ? detail::checkedMul(*highest, size) : std::nullopt;
+      elements ? detail::checkedMul(elements->last, size) : std::nullopt;
   if (highBytes)
     highBytes = detail::checkedAdd(*highBytes, size);
   std::optional<uint64_t> begin =

@@ -76,7 +76,9 @@ struct IndexChunk {
 /// the split across dims (a transpose of a huge matrix gets a few dozen
 /// chunks, not one per row) and splits inside a single dim that alone is too
 /// large. Chunks are listed in row-major order of the grid. A layout that
-/// fits once rebased gives one chunk; an empty space gives none.
+/// fits once rebased gives one chunk; an empty space gives none. More than
+/// 2^20 chunks (addresses spanning petabytes) is an error rather than a huge
+/// list.
 LayoutResult<std::vector<IndexChunk>>
 splitFor32BitIndexing(const IterationLayout &layout,
                       const std::vector<int64_t> &elementByteSizes,

@@ -1,4 +1,4 @@
-//===- OffsetRange.h - Elements a strided view can reach ----------*- C++ -*-===//
+//===- OffsetRange.h - Elements a strided view can reach --------*- C++ -*-===//
 //
 // Part of the pointwise project.
 //

@@ -159,6 +159,32 @@ TEST(IndexWidthTest, TransposeOfAHugeMatrixNeedsFewChunks) {
   EXPECT_EQ(covered, int64_t(3000) * 1000000);
 }
 
+TEST(IndexWidthTest, StrideWithoutMagnitudeIsSplitToSingleSteps) {
+  // |INT64_MIN| does not fit in int64: that dim can only be walked in
+  // chunks of one.
+  IterationLayout layout{{2, 3}, {INT64_MIN, 1}, {0}};
+  std::vector<IndexChunk> chunks = splitOrDie(layout, {1});
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_EQ(chunks[1].start, (Ints{1, 0}));
+  EXPECT_EQ(chunks[1].sizes, (Ints{1, 3}));
+  EXPECT_EQ(chunks[1].offsetAdjustments, (Ints{INT64_MIN}));
+}
+
+TEST(IndexWidthTest, LimitUpToInt64MaxDoesNotOverflow) {
+  IterationLayout layout{{INT64_MAX / 2}, {1}, {0}};
+  std::vector<IndexChunk> chunks = splitOrDie(layout, {1}, INT64_MAX);
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_EQ(chunks[0].sizes, (Ints{INT64_MAX / 2}));
+}
+
+TEST(IndexWidthTest, TooManyChunksIsAnError) {
+  LayoutResult<std::vector<IndexChunk>> result =
+      splitFor32BitIndexing({{INT64_MAX}, {0}, {0}}, {1});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error(),
+            "splitting for 32-bit indexing needs more than 1048576 chunks");
+}
+
 TEST(IndexWidthTest, MismatchedElementSizesAreAnError) {
   LayoutResult<IndexWidth> result =
       computeIndexWidth({{4}, {1, 1}, {0, 0}}, {4});
