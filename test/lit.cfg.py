@@ -2,6 +2,7 @@
 # lit configuration of the pointwise regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -31,3 +32,15 @@ tool_dirs = [config.pointwise_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst("pw-opt", unresolved="fatal"),
          ToolSubst("pw-run", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas assembles every PTX the GPU tests produce. CI sets
+# POINTWISE_REQUIRE_PTXAS=1 so that a missing CUDA toolkit fails the run
+# instead of silently skipping those tests.
+ptxas = shutil.which("ptxas", path=os.pathsep.join(
+    [os.environ.get("CUDA_HOME", "/usr/local/cuda") + "/bin",
+     os.environ.get("PATH", "")]))
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+elif os.environ.get("POINTWISE_REQUIRE_PTXAS") == "1":
+    lit_config.fatal("ptxas not found (set CUDA_HOME); the GPU tests need it")

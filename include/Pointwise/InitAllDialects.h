@@ -22,8 +22,8 @@ namespace pointwise {
 /// Registers the pointwise dialect only.
 void registerPointwiseDialect(mlir::DialectRegistry &registry);
 
-/// Registers the pointwise dialect together with every upstream dialect and
-/// dialect extension, as `mlir-opt` does.
+/// Registers the pointwise dialect together with every upstream dialect,
+/// dialect extension and translation to LLVM IR, as `mlir-opt` does.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
 } // namespace pointwise

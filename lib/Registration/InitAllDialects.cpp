@@ -10,6 +10,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void pointwise::registerPointwiseDialect(mlir::DialectRegistry &registry) {
   registry.insert<PointwiseDialect>();
@@ -19,4 +20,6 @@ void pointwise::registerAllDialects(mlir::DialectRegistry &registry) {
   registerPointwiseDialect(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary and the ExecutionEngine translate to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
 }

@@ -176,7 +176,6 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   registerAllDialects(registry);
-  registerAllToLLVMIRTranslations(registry);
   MLIRContext context(registry);
 
   std::vector<ArgumentSpec> specs;

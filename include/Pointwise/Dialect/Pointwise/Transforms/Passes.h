@@ -39,6 +39,57 @@ struct CpuPipelineOptions
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
 
+/// Options of `pw-gpu-pipeline`.
+struct GpuPipelineOptions
+    : public mlir::PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU architecture, e.g. sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features; empty picks a PTX version valid for the "
+                     "chip (+ptx80 for sm_90)"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the gpu.binary holds: isa (PTX), bin (cubin) or "
+                     "fatbin"),
+      llvm::cl::init("fatbin")};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit for libdevice and ptxas; empty picks "
+                     "$CUDA_HOME, $CUDA_ROOT, $CUDA_PATH or /usr/local/cuda"),
+      llvm::cl::init("")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("NVVM optimization level"),
+                       llvm::cl::init(3)};
+  Option<std::string> strategy{
+      *this, "strategy",
+      llvm::cl::desc("pw-tile strategy: auto, linear or general"),
+      llvm::cl::init("auto")};
+  Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Bits of kernel index arithmetic: 32, 64, or 0 to "
+                     "decide from the static layout"),
+      llvm::cl::init(0)};
+  Option<int64_t> blockSize{*this, "block-size",
+                            llvm::cl::desc("Threads per block"),
+                            llvm::cl::init(128)};
+  Option<int64_t> vectorBytes{
+      *this, "vector-bytes",
+      llvm::cl::desc("Bytes per vector access of the linear strategy"),
+      llvm::cl::init(16)};
+  Option<int64_t> unroll{
+      *this, "unroll",
+      llvm::cl::desc("Independent accesses per thread and operand"),
+      llvm::cl::init(4)};
+};
+
+/// Adds the whole GPU path, from `pointwise.map` to a `gpu.binary` and host
+/// code in the LLVM dialect, to `pm` (anchored on the module).
+void buildGpuPipeline(mlir::OpPassManager &pm,
+                      const GpuPipelineOptions &options);
+
 /// Registers `pw-cpu-pipeline` (and, later, the GPU pipeline) with the pass
 /// registry of `mlir-opt`-like tools.
 void registerPointwisePipelines();

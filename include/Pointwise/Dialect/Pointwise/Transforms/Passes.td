@@ -127,4 +127,74 @@ def LowerToLoopsPass : Pass<"pw-lower-to-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TilePass : Pass<"pw-tile"> {
+  let summary = "Chooses a GPU strategy per map and materializes it as tiled "
+                "loops mapped to blocks and threads";
+  let description = [{
+    Replaces every `pointwise.map` (best after `pw-canonicalize-broadcast`
+    and `pw-coalesce-dims`) by a block-mapped `scf.parallel` over the grid
+    and a thread-mapped `scf.parallel` over a block, whose body computes the
+    elements of one thread. The chosen strategy is recorded on the block
+    loop as `pointwise.strategy`:
+
+    - `linear`: every memref operand has stride 1 or 0 along the fastest
+      (last) dim. Each thread moves `unroll` vectors of `vector-bytes`
+      bytes per operand with `vector.load`/`vector.store` carrying an
+      `alignment` attribute; all loads of a thread are issued before any
+      compute. A uniform run-time test (base addresses, row strides and the
+      last size all multiples of the vector) selects the vector path;
+      otherwise, and for a partial last block, a scalar path with bounds
+      checks computes the same elements.
+    - `general`: any layout. One element per step, `unroll` steps per
+      thread, coalesced across threads along the iteration order.
+
+    Operands are addressed through flat 1-D views of their buffers
+    (`memref.reinterpret_cast` to `memref<?xT, strided<[1]>>` from the
+    aligned pointer) at element offsets `offset + sum(index * stride)`,
+    computed in `index-bitwidth` bits: 32 when every operand's reachable
+    offsets fit in int32 (decided from static layouts, or forced by the
+    option for dynamic ones), 64 otherwise.
+
+    The scalar body is cloned once per element; f16 and bf16 values are
+    computed in f32 and rounded once when stored.
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
+           "Strategy to use: auto, linear or general">,
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Threads per block">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "Bytes per vector access of the linear strategy">,
+    Option<"unroll", "unroll", "int64_t", /*default=*/"4",
+           "Independent accesses per thread and operand">,
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"0",
+           "Bits of the index arithmetic: 32, 64, or 0 to decide from the "
+           "static layout (64 when dynamic)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Moves the tiled loops of pw-tile into GPU kernels";
+  let description = [{
+    Turns every block-mapped `scf.parallel` produced by `pw-tile` into a
+    `gpu.launch` whose grid is the block loop's trip count and whose block is
+    the thread loop's, then outlines the launches with upstream's
+    `gpu-kernel-outlining` into `gpu.module`/`gpu.func` and
+    `gpu.launch_func`. The strategy is kept on the kernel as
+    `pointwise.strategy`.
+
+    Kernel arguments that are memrefs only read by the kernel get
+    `llvm.noalias` and `llvm.readonly`, so that, with the bare-pointer
+    calling convention, NVPTX loads them with `ld.global.nc`. (Exact
+    aliasing of an input and an output, the in-place case, stays correct:
+    each element is read before the same thread writes it.)
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,35 @@
+//===- OpMath.h - Computing a map body in its opmath types --------*- C++
+//-*-===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// GPU kernels compute f16 and bf16 values in f32 and round once, when the
+// result is stored (PyTorch's "opmath", seed 004): cheaper on the hardware
+// and more accurate than rounding after every op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POINTWISE_DIALECT_POINTWISE_TRANSFORMS_OPMATH_H
+#define POINTWISE_DIALECT_POINTWISE_TRANSFORMS_OPMATH_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace pointwise {
+
+class MapOp;
+
+/// Clones the body of `map` at the builder's insertion point for one element
+/// whose input values are `inputs` (in their storage types). Arithmetic on
+/// f16/bf16 happens in f32; explicit `arith.truncf`/`arith.extf` in the body
+/// keep their rounding. Returns the values to store, in each output's
+/// element type.
+llvm::SmallVector<mlir::Value> cloneBodyInOpMath(mlir::OpBuilder &builder,
+                                                 mlir::Location loc, MapOp map,
+                                                 mlir::ValueRange inputs);
+
+} // namespace pointwise
+
+#endif // POINTWISE_DIALECT_POINTWISE_TRANSFORMS_OPMATH_H

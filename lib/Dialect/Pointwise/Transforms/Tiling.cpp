@@ -1,0 +1,538 @@
+//===- Tiling.cpp - pw-tile -----------------------------------------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Chooses how a pointwise.map runs on the GPU and writes that choice out as
+// loops mapped to blocks and threads, with the exact memory accesses of each
+// thread. pw-lower-to-gpu then only has to move the loops into a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Layout/IndexWidth.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace pointwise {
+#define GEN_PASS_DEF_TILEPASS
+#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
+} // namespace pointwise
+
+using namespace mlir;
+using namespace pointwise;
+
+namespace {
+
+enum class Strategy { Linear, General };
+
+StringRef getStrategyName(Strategy strategy) {
+  return strategy == Strategy::Linear ? "linear" : "general";
+}
+
+/// Bytes an element of `type` occupies in memory (i1 is stored as a byte).
+int64_t getByteWidth(Type type) {
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits == 1 ? 1 : bits / 8;
+}
+
+/// Linear unless some memref operand is known to have a stride other than 1
+/// or 0 along the last dim. Unknown strides are checked when the kernel
+/// runs: the vector path needs them to be 1.
+Strategy chooseStrategy(MapOp map) {
+  if (map.getIterationShape().empty())
+    return Strategy::General;
+  auto isUnitOrZero = [](Value value) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type)
+      return true;
+    int64_t last = type.getStridesAndOffset().first.back();
+    return last == 0 || last == 1 || ShapedType::isDynamic(last);
+  };
+  bool linear = llvm::all_of(map.getInputs(), isUnitOrZero) &&
+                llvm::all_of(map.getOutputs(), isUnitOrZero);
+  return linear ? Strategy::Linear : Strategy::General;
+}
+
+/// 32-bit index arithmetic is safe when the layout algebra says every
+/// operand's reachable offsets fit; only static layouts can tell.
+unsigned chooseIndexBitwidth(MapOp map) {
+  SmallVector<int64_t> shape = map.getIterationShape();
+  if (llvm::any_of(shape, ShapedType::isDynamic))
+    return 64;
+  layout::IterationLayout iteration;
+  iteration.sizes.assign(shape.begin(), shape.end());
+  std::vector<int64_t> byteSizes;
+  for (Value operand : llvm::concat<Value>(map.getOutputs(), map.getInputs())) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type)
+      continue;
+    auto [strides, offset] = type.getStridesAndOffset();
+    if (ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return 64;
+    iteration.strides.insert(iteration.strides.end(), strides.begin(),
+                             strides.end());
+    iteration.offsets.push_back(offset);
+    byteSizes.push_back(getByteWidth(type.getElementType()));
+  }
+  layout::LayoutResult<layout::IndexWidth> width =
+      layout::computeIndexWidth(iteration, byteSizes);
+  return width && *width == layout::IndexWidth::Bits32 ? 32 : 64;
+}
+
+/// Elements a thread of the linear strategy keeps in flight at most.
+constexpr int64_t kElementsInFlight = 16;
+
+/// The size claimed by flat views: larger than any buffer a layout reaches.
+constexpr int64_t kFlatViewElements = int64_t(1) << 40;
+
+/// A memref operand as kernels address it: a flat 1-D view of its buffer
+/// from the aligned pointer, its offset and strides in the index type.
+struct FlatOperand {
+  Value flat;
+  Type elementType;
+  Value offset;
+  SmallVector<Value> strides;
+  /// Moved with vector accesses by the linear strategy (stride 1 along the
+  /// last dim, statically or checked at run time, and not i1, whose vectors
+  /// LLVM packs into bits).
+  bool vectorized = false;
+  bool lastStrideIsDynamic = false;
+  /// Stride 0 along the last dim: one load serves a whole vector.
+  bool broadcastAlongLastDim = false;
+};
+
+/// Emits the code of one map: host-side preparation at construction, then
+/// the per-thread code of a strategy.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &builder, MapOp map, Type indexType)
+      : builder(builder), loc(map.getLoc()), map(map), indexType(indexType) {}
+
+  LogicalResult prepare(Strategy strategy, int64_t vectorBytes);
+  int64_t getVectorWidth() const { return vectorWidth; }
+  /// Builds the block and thread loops and their bodies.
+  void emit(Strategy strategy, int64_t blockSize, int64_t unroll);
+
+private:
+  Value constant(int64_t value) {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getIntegerAttr(indexType, value));
+  }
+  Value toIndexType(Value index) {
+    return index.getType() == indexType
+               ? index
+               : arith::IndexCastOp::create(builder, loc, indexType, index);
+  }
+  Value toIndex(Value value) {
+    return value.getType().isIndex()
+               ? value
+               : arith::IndexCastOp::create(builder, loc,
+                                            builder.getIndexType(), value);
+  }
+  Value add(Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b);
+  }
+  Value mul(Value a, Value b) {
+    return arith::MulIOp::create(builder, loc, a, b);
+  }
+  Value lessThan(Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
+  }
+
+  FlatOperand flatten(Value memref);
+  Value computeHostVectorCondition();
+  /// Element offsets of every operand at linear iteration index `linear`.
+  SmallVector<Value> computeOffsets(Value linear);
+  Value load(const FlatOperand &operand, Value offset);
+  void emitScalarElement(Value linear);
+  void emitGuardedScalarElement(Value linear);
+  void emitVectorChunks(ArrayRef<Value> chunkIndices);
+
+  OpBuilder &builder;
+  Location loc;
+  MapOp map;
+  Type indexType;
+  SmallVector<Value> sizes;        // iteration sizes, in indexType
+  Value total;                     // number of elements, in indexType
+  SmallVector<FlatOperand> inputs; // null flat for scalar inputs
+  SmallVector<Value> scalarInputs; // the map's operand for scalars
+  SmallVector<FlatOperand> outputs;
+  int64_t vectorWidth = 1;
+  Value vectorCondition; // host-side i1: the vector path is safe
+};
+
+FlatOperand KernelEmitter::flatten(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  FlatOperand operand;
+  operand.elementType = type.getElementType();
+  operand.offset = toIndexType(getValueOrCreateConstantIndexOp(
+      builder, loc, metadata.getConstifiedMixedOffset()));
+  for (OpFoldResult stride : metadata.getConstifiedMixedStrides())
+    operand.strides.push_back(
+        toIndexType(getValueOrCreateConstantIndexOp(builder, loc, stride)));
+  // A static identity view from the aligned pointer: kernels get it as one
+  // bare pointer. Its size only has to bound the elements the layout
+  // reaches, which the kernel never exceeds.
+  auto flatType =
+      MemRefType::get({kFlatViewElements}, operand.elementType,
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  operand.flat = memref::ReinterpretCastOp::create(
+      builder, loc, flatType, memref, /*offset=*/0, {kFlatViewElements},
+      /*strides=*/{1});
+  int64_t lastStride =
+      type.getRank() ? type.getStridesAndOffset().first.back() : 0;
+  operand.lastStrideIsDynamic = ShapedType::isDynamic(lastStride);
+  operand.vectorized = (lastStride == 1 || operand.lastStrideIsDynamic) &&
+                       !operand.elementType.isInteger(1);
+  operand.broadcastAlongLastDim = type.getRank() && lastStride == 0;
+  return operand;
+}
+
+LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
+  SmallVector<int64_t> shape = map.getIterationShape();
+  for (Value input : map.getInputs())
+    if (auto type = dyn_cast<MemRefType>(input.getType());
+        type && type.getRank() != static_cast<int64_t>(shape.size()))
+      return map.emitOpError("pw-tile needs every memref input at the "
+                             "iteration rank; run pw-canonicalize-broadcast "
+                             "first");
+  Value output = map.getOutputs()[0];
+  total = constant(1);
+  for (int64_t dim = 0; dim < static_cast<int64_t>(shape.size()); ++dim) {
+    Value size =
+        ShapedType::isDynamic(shape[dim])
+            ? Value(memref::DimOp::create(builder, loc, output, dim))
+            : Value(arith::ConstantIndexOp::create(builder, loc, shape[dim]));
+    sizes.push_back(toIndexType(size));
+    total = mul(total, sizes.back());
+  }
+  for (Value input : map.getInputs()) {
+    if (isa<MemRefType>(input.getType())) {
+      inputs.push_back(flatten(input));
+      scalarInputs.push_back(Value());
+    } else {
+      inputs.push_back(FlatOperand());
+      scalarInputs.push_back(input);
+    }
+  }
+  for (Value out : map.getOutputs())
+    outputs.push_back(flatten(out));
+
+  if (strategy == Strategy::Linear) {
+    int64_t widest = 1;
+    for (const FlatOperand &operand :
+         llvm::concat<FlatOperand>(inputs, outputs))
+      if (operand.flat && operand.vectorized)
+        widest = std::max(widest, getByteWidth(operand.elementType));
+    vectorWidth = std::max<int64_t>(1, vectorBytes / widest);
+    vectorCondition = computeHostVectorCondition();
+  }
+  return success();
+}
+
+/// The vector path reads whole vectors at aligned addresses inside one row:
+/// every vectorized operand's first element and row strides must be
+/// multiples of the vector, its last stride 1, and rows a whole number of
+/// vectors.
+Value KernelEmitter::computeHostVectorCondition() {
+  Value ok = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  auto isMultiple = [&](Value value, int64_t of) {
+    Value remainder = arith::RemUIOp::create(builder, loc, value, constant(of));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                 remainder, constant(0));
+  };
+  if (sizes.size() > 1)
+    ok = arith::AndIOp::create(builder, loc, ok,
+                               isMultiple(sizes.back(), vectorWidth));
+  auto memrefs = llvm::concat<Value>(map.getInputs(), map.getOutputs());
+  auto operands = llvm::concat<FlatOperand>(inputs, outputs);
+  for (auto [memref, operand] : llvm::zip(memrefs, operands)) {
+    if (!operand.flat || !operand.vectorized)
+      continue;
+    int64_t bytes = getByteWidth(operand.elementType);
+    Value pointer = toIndexType(
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref));
+    Value first = add(pointer, mul(operand.offset, constant(bytes)));
+    ok = arith::AndIOp::create(builder, loc, ok,
+                               isMultiple(first, vectorWidth * bytes));
+    for (Value stride : ArrayRef(operand.strides).drop_back())
+      ok = arith::AndIOp::create(builder, loc, ok,
+                                 isMultiple(stride, vectorWidth));
+    if (operand.lastStrideIsDynamic)
+      ok = arith::AndIOp::create(
+          builder, loc, ok,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                operand.strides.back(), constant(1)));
+  }
+  return ok;
+}
+
+SmallVector<Value> KernelEmitter::computeOffsets(Value linear) {
+  SmallVector<Value> indices(sizes.size());
+  Value rest = linear;
+  for (int64_t dim = static_cast<int64_t>(sizes.size()) - 1; dim >= 0; --dim) {
+    if (dim == 0) {
+      indices[dim] = rest;
+      break;
+    }
+    indices[dim] = arith::RemUIOp::create(builder, loc, rest, sizes[dim]);
+    rest = arith::DivUIOp::create(builder, loc, rest, sizes[dim]);
+  }
+  SmallVector<Value> offsets;
+  for (const FlatOperand &operand :
+       llvm::concat<const FlatOperand>(inputs, outputs)) {
+    if (!operand.flat) {
+      offsets.push_back(Value());
+      continue;
+    }
+    Value offset = operand.offset;
+    for (auto [index, stride] : llvm::zip(indices, operand.strides))
+      offset = add(offset, mul(index, stride));
+    offsets.push_back(offset);
+  }
+  return offsets;
+}
+
+Value KernelEmitter::load(const FlatOperand &operand, Value offset) {
+  return memref::LoadOp::create(builder, loc, operand.flat,
+                                ValueRange{toIndex(offset)});
+}
+
+void KernelEmitter::emitScalarElement(Value linear) {
+  SmallVector<Value> offsets = computeOffsets(linear);
+  SmallVector<Value> values;
+  for (auto [index, operand] : llvm::enumerate(inputs))
+    values.push_back(operand.flat ? load(operand, offsets[index])
+                                  : scalarInputs[index]);
+  SmallVector<Value> results = cloneBodyInOpMath(builder, loc, map, values);
+  for (auto [index, operand] : llvm::enumerate(outputs))
+    memref::StoreOp::create(
+        builder, loc, results[index], operand.flat,
+        ValueRange{toIndex(offsets[inputs.size() + index])});
+}
+
+void KernelEmitter::emitGuardedScalarElement(Value linear) {
+  auto guard = scf::IfOp::create(builder, loc, lessThan(linear, total));
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToStart(guard.thenBlock());
+  emitScalarElement(linear);
+}
+
+/// Full vectors for every chunk: all loads first, so that each thread has
+/// `unroll` independent accesses per operand in flight, then compute and
+/// store.
+void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices) {
+  SmallVector<SmallVector<Value>> offsets;
+  SmallVector<SmallVector<SmallVector<Value>>> lanes; // chunk, input, lane
+  for (Value chunk : chunkIndices) {
+    offsets.push_back(computeOffsets(mul(chunk, constant(vectorWidth))));
+    SmallVector<SmallVector<Value>> chunkLanes;
+    for (auto [index, operand] : llvm::enumerate(inputs)) {
+      SmallVector<Value> values;
+      Value offset = offsets.back()[index];
+      if (!operand.flat) {
+        values.assign(vectorWidth, scalarInputs[index]);
+      } else if (operand.vectorized) {
+        auto type = VectorType::get({vectorWidth}, operand.elementType);
+        int64_t alignment = vectorWidth * getByteWidth(operand.elementType);
+        Value vector = vector::LoadOp::create(
+            builder, loc, type, operand.flat, ValueRange{toIndex(offset)},
+            /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+        for (int64_t lane = 0; lane < vectorWidth; ++lane)
+          values.push_back(
+              vector::ExtractOp::create(builder, loc, vector, lane));
+      } else {
+        // Stride 0 along the last dim: one value for the whole vector; i1
+        // operands step element by element.
+        bool broadcast = operand.broadcastAlongLastDim;
+        for (int64_t lane = 0; lane < vectorWidth; ++lane) {
+          if (broadcast && lane > 0) {
+            values.push_back(values.front());
+            continue;
+          }
+          Value laneOffset =
+              lane ? add(offset, mul(constant(lane), operand.strides.back()))
+                   : offset;
+          values.push_back(load(operand, laneOffset));
+        }
+      }
+      chunkLanes.push_back(std::move(values));
+    }
+    lanes.push_back(std::move(chunkLanes));
+  }
+
+  for (auto [chunk, chunkLanes] : llvm::enumerate(lanes)) {
+    SmallVector<SmallVector<Value>> results(outputs.size());
+    for (int64_t lane = 0; lane < vectorWidth; ++lane) {
+      SmallVector<Value> values;
+      for (SmallVector<Value> &inputLanes : chunkLanes)
+        values.push_back(inputLanes[lane]);
+      SmallVector<Value> laneResults =
+          cloneBodyInOpMath(builder, loc, map, values);
+      for (auto [output, value] : llvm::enumerate(laneResults))
+        results[output].push_back(value);
+    }
+    for (auto [index, operand] : llvm::enumerate(outputs)) {
+      Value offset = offsets[chunk][inputs.size() + index];
+      if (!operand.vectorized) {
+        for (int64_t lane = 0; lane < vectorWidth; ++lane)
+          memref::StoreOp::create(
+              builder, loc, results[index][lane], operand.flat,
+              ValueRange{toIndex(lane ? add(offset, constant(lane)) : offset)});
+        continue;
+      }
+      auto type = VectorType::get({vectorWidth}, operand.elementType);
+      Value vector =
+          vector::FromElementsOp::create(builder, loc, type, results[index]);
+      int64_t alignment = vectorWidth * getByteWidth(operand.elementType);
+      vector::StoreOp::create(
+          builder, loc, vector, operand.flat, ValueRange{toIndex(offset)},
+          /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+    }
+  }
+}
+
+void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
+  int64_t elementsPerThread =
+      unroll * (strategy == Strategy::Linear ? vectorWidth : 1);
+  Value perBlock = constant(blockSize * elementsPerThread);
+  Value grid =
+      toIndex(arith::CeilDivUIOp::create(builder, loc, total, perBlock));
+
+  // CUDA rejects empty grids: an empty iteration space launches nothing.
+  Value nonEmpty = lessThan(constant(0), total);
+  auto ifNonEmpty = scf::IfOp::create(builder, loc, nonEmpty);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToStart(ifNonEmpty.thenBlock());
+
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value threads = arith::ConstantIndexOp::create(builder, loc, blockSize);
+  auto blocks = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                        ValueRange{grid}, ValueRange{one});
+  MLIRContext *context = builder.getContext();
+  auto identity = AffineMap::getMultiDimIdentityMap(1, context);
+  blocks->setAttr("mapping",
+                  builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
+                      context, gpu::Processor::BlockX, identity, identity)));
+  blocks->setAttr("pointwise.strategy",
+                  builder.getStringAttr(getStrategyName(strategy)));
+  builder.setInsertionPointToStart(blocks.getBody());
+  auto threadLoop = scf::ParallelOp::create(
+      builder, loc, ValueRange{zero}, ValueRange{threads}, ValueRange{one});
+  threadLoop->setAttr(
+      "mapping", builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
+                     context, gpu::Processor::ThreadX, identity, identity)));
+  builder.setInsertionPointToStart(threadLoop.getBody());
+
+  Value block = toIndexType(blocks.getInductionVars()[0]);
+  Value thread = toIndexType(threadLoop.getInductionVars()[0]);
+  Value blockThreads = constant(blockSize);
+
+  // Scalar elements of this thread: coalesced across the block for each
+  // step, `elementsPerThread` steps.
+  auto emitScalarSteps = [&] {
+    Value base = mul(block, constant(elementsPerThread));
+    for (int64_t step = 0; step < elementsPerThread; ++step) {
+      Value linear = add(mul(add(base, constant(step)), blockThreads), thread);
+      emitGuardedScalarElement(linear);
+    }
+  };
+
+  if (strategy == Strategy::General) {
+    emitScalarSteps();
+    return;
+  }
+
+  auto ifVector = scf::IfOp::create(builder, loc, vectorCondition,
+                                    /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard vectorPath(builder);
+    builder.setInsertionPointToStart(ifVector.thenBlock());
+    // A block whose chunks are all in range takes the unguarded vector
+    // code; the last, partial block takes the scalar code.
+    Value blockEnd = mul(add(block, constant(1)), perBlock);
+    Value full = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                       blockEnd, total);
+    auto ifFull =
+        scf::IfOp::create(builder, loc, full, /*withElseRegion=*/true);
+    builder.setInsertionPointToStart(ifFull.thenBlock());
+    SmallVector<Value> chunks;
+    Value firstChunk = add(mul(block, constant(unroll * blockSize)), thread);
+    for (int64_t step = 0; step < unroll; ++step)
+      chunks.push_back(add(firstChunk, constant(step * blockSize)));
+    emitVectorChunks(chunks);
+    builder.setInsertionPointToStart(ifFull.elseBlock());
+    emitScalarSteps();
+  }
+  builder.setInsertionPointToStart(ifVector.elseBlock());
+  emitScalarSteps();
+}
+
+struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
+  using TilePassBase::TilePassBase;
+
+  void runOnOperation() override {
+    if (strategy != "auto" && strategy != "linear" && strategy != "general") {
+      getOperation()->emitError() << "pw-tile: unknown strategy '" << strategy
+                                  << "'; expected auto, linear or general";
+      return signalPassFailure();
+    }
+    if (indexBitwidth != 0 && indexBitwidth != 32 && indexBitwidth != 64) {
+      getOperation()->emitError()
+          << "pw-tile: index-bitwidth must be 0, 32 or 64, got "
+          << static_cast<unsigned>(indexBitwidth);
+      return signalPassFailure();
+    }
+    if (blockSize <= 0 || unroll <= 0 || vectorBytes <= 0) {
+      getOperation()->emitError(
+          "pw-tile: block-size, unroll and vector-bytes must be positive");
+      return signalPassFailure();
+    }
+    SmallVector<MapOp> maps;
+    getOperation()->walk([&](MapOp map) { maps.push_back(map); });
+    IRRewriter rewriter(&getContext());
+    for (MapOp map : maps) {
+      Strategy chosen = chooseStrategy(map);
+      if (strategy == "general") {
+        chosen = Strategy::General;
+      } else if (strategy == "linear") {
+        if (chosen != Strategy::Linear) {
+          map.emitOpError("the linear strategy needs stride 1 or 0 along "
+                          "the last dim of every memref operand");
+          return signalPassFailure();
+        }
+      }
+      unsigned bits = indexBitwidth ? indexBitwidth : chooseIndexBitwidth(map);
+      Type indexType = bits == 32 ? Type(rewriter.getI32Type())
+                                  : Type(rewriter.getIndexType());
+      rewriter.setInsertionPoint(map);
+      KernelEmitter emitter(rewriter, map, indexType);
+      if (failed(emitter.prepare(chosen, vectorBytes)))
+        return signalPassFailure();
+      // At most 16 elements in flight per thread: wider vectors (f16, i8)
+      // take fewer steps, which keeps the registers of the body in check.
+      int64_t steps = std::max<int64_t>(
+          1, std::min<int64_t>(unroll,
+                               kElementsInFlight / emitter.getVectorWidth()));
+      emitter.emit(chosen, blockSize,
+                   chosen == Strategy::Linear ? steps : unroll);
+      rewriter.eraseOp(map);
+    }
+  }
+};
+
+} // namespace

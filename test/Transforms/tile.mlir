@@ -1,0 +1,96 @@
+// pw-tile chooses a strategy per map and writes it out as block- and
+// thread-mapped loops around the code of one thread.
+// RUN: pw-opt %s --split-input-file --pw-canonicalize-broadcast --pw-coalesce-dims --pw-tile | FileCheck %s
+
+// Contiguous operands: linear, with a host-side test for the vector path,
+// 16-byte aligned vector accesses of 4 f32 (4 per thread), and a scalar path.
+// CHECK-LABEL: func @contiguous_is_linear
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1099511627776], strides: [1]
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<1099511627776xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<1099511627776xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: memref.load
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>], pointwise.strategy = "linear"}
+func.func @contiguous_is_linear(%a: memref<?xf32>, %c: memref<?xf32>) {
+  pointwise.map ins(%a : memref<?xf32>) outs(%c : memref<?xf32>) {
+  ^bb0(%x: f32):
+    %0 = arith.negf %x : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A transposed operand: general, one element per step; the small static
+// layout gets 32-bit index arithmetic.
+// CHECK-LABEL: func @transposed_is_general
+// CHECK-NOT: vector.load
+// CHECK: arith.divui %{{.*}} : i32
+// CHECK: memref.load
+// CHECK: pointwise.strategy = "general"
+func.func @transposed_is_general(%a: memref<64x32xf32>, %b: memref<64x32xf32, strided<[1, 64]>>, %c: memref<64x32xf32>) {
+  pointwise.map ins(%a, %b : memref<64x32xf32>, memref<64x32xf32, strided<[1, 64]>>) outs(%c : memref<64x32xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A row broadcast stays linear: the row is read with vectors, rows are
+// decomposed from the linear index.
+// CHECK-LABEL: func @row_broadcast_is_linear
+// CHECK: arith.remui
+// CHECK: vector.load
+// CHECK: pointwise.strategy = "linear"
+func.func @row_broadcast_is_linear(%a: memref<?x?xf32>, %r: memref<?xf32>, %c: memref<?x?xf32>) {
+  pointwise.map ins(%a, %r : memref<?x?xf32>, memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// f16 storage: 8 lanes per 16-byte vector, computed in f32, rounded once.
+// CHECK-LABEL: func @half_precision_computes_in_f32
+// CHECK: vector.load %{{.*}} : memref<1099511627776xf16>, vector<8xf16>
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.mulf %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT: arith.mulf %{{.*}} : f16
+func.func @half_precision_computes_in_f32(%a: memref<?xf16>, %c: memref<?xf16>) {
+  pointwise.map ins(%a : memref<?xf16>) outs(%c : memref<?xf16>) {
+  ^bb0(%x: f16):
+    %0 = arith.mulf %x, %x : f16
+    pointwise.yield %0 : f16
+  }
+  return
+}
+
+// -----
+
+// An empty iteration space launches nothing.
+// CHECK-LABEL: func @empty_iteration_space_is_guarded
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}}
+// CHECK: scf.if %[[NONEMPTY]] {
+// CHECK-NOT: }
+// CHECK: scf.parallel
+func.func @empty_iteration_space_is_guarded(%a: memref<?xi8>, %c: memref<?xi8>) {
+  pointwise.map ins(%a : memref<?xi8>) outs(%c : memref<?xi8>) {
+  ^bb0(%x: i8):
+    pointwise.yield %x : i8
+  }
+  return
+}
