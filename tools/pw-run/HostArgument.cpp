@@ -210,11 +210,13 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
     return fail("the view spans " + llvm::Twine(range->last + 1) +
                 " elements; pw-run allocates at most 2^31");
   argument.bufferElements = range->last + 1;
+  // 64 spare bytes let the elements start on a 64-byte boundary, so that a
+  // view at offset 0 is aligned for any vector access.
   argument.buffer.assign(
-      (argument.bufferElements * argument.byteWidth + 7) / 8 + 1, 0);
+      (argument.bufferElements * argument.byteWidth + 7) / 8 + 8, 0);
   argument.fill(fill, seed * 1000003 + index);
 
-  int64_t address = reinterpret_cast<int64_t>(argument.buffer.data());
+  int64_t address = reinterpret_cast<int64_t>(argument.elements());
   argument.descriptor = {address, address, argument.offset};
   argument.descriptor.insert(argument.descriptor.end(), argument.sizes.begin(),
                              argument.sizes.end());
@@ -223,9 +225,18 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
   return argument;
 }
 
+uint8_t *HostArgument::elements() {
+  auto address = reinterpret_cast<uintptr_t>(buffer.data());
+  return reinterpret_cast<uint8_t *>((address + 63) & ~uintptr_t(63));
+}
+
+const uint8_t *HostArgument::elements() const {
+  return const_cast<HostArgument *>(this)->elements();
+}
+
 void HostArgument::fill(FillMode mode, uint64_t seed) {
   Random random(seed);
-  auto *bytes = reinterpret_cast<uint8_t *>(buffer.data());
+  auto *bytes = elements();
   for (int64_t element = 0; element < bufferElements; ++element) {
     uint64_t bits = mode == FillMode::Random ? randomBits(type, random)
                     : isa<FloatType>(type)
@@ -253,10 +264,8 @@ int64_t HostArgument::getViewBytes() const {
 
 std::string HostArgument::formatElement(int64_t bufferIndex) const {
   uint64_t bits = 0;
-  const auto *bytes = isView
-                          ? reinterpret_cast<const uint8_t *>(buffer.data()) +
-                                bufferIndex * byteWidth
-                          : reinterpret_cast<const uint8_t *>(&scalar);
+  const auto *bytes = isView ? elements() + bufferIndex * byteWidth
+                             : reinterpret_cast<const uint8_t *>(&scalar);
   std::memcpy(&bits, bytes, byteWidth);
   if (auto floatType = dyn_cast<FloatType>(type)) {
     llvm::APFloat value(getSemantics(type),
@@ -316,9 +325,8 @@ bool HostArgument::compare(const HostArgument &reference, llvm::raw_ostream &os,
                            unsigned maxReports) const {
   if (!isView)
     return true;
-  const auto *mine = reinterpret_cast<const uint8_t *>(buffer.data());
-  const auto *theirs =
-      reinterpret_cast<const uint8_t *>(reference.buffer.data());
+  const uint8_t *mine = elements();
+  const auto *theirs = reference.elements();
   int64_t mismatches = 0;
   for (int64_t element = 0; element < bufferElements; ++element) {
     if (std::memcmp(mine + element * byteWidth, theirs + element * byteWidth,

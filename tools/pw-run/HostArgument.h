@@ -65,6 +65,9 @@ public:
 private:
   HostArgument() = default;
   void fill(FillMode mode, uint64_t seed);
+  /// The first element: the buffer's first 64-byte boundary.
+  uint8_t *elements();
+  const uint8_t *elements() const;
   std::string formatElement(int64_t bufferIndex) const;
   void printDim(llvm::raw_ostream &os, unsigned dim, int64_t offset) const;
 
@@ -75,7 +78,7 @@ private:
   std::vector<int64_t> sizes, strides;
   int64_t offset = 0;
   int64_t bufferElements = 0;
-  std::vector<uint64_t> buffer;    // 8-byte aligned element storage
+  std::vector<uint64_t> buffer;    // element storage, see elements()
   std::vector<int64_t> descriptor; // allocated, aligned, offset, sizes, strides
   void *descriptorAddress = nullptr;
   uint64_t scalar = 0;

@@ -64,6 +64,19 @@ llvm::cl::list<std::string> argumentSpecs(
                    "view, e.g. 4x8, 4x8@1,4, 3x4@-4,-1+11, ()+2)"));
 llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the input values"),
                              llvm::cl::init(0));
+enum class Lowering { Loops, Tiled };
+llvm::cl::opt<Lowering> lowering(
+    "lowering", llvm::cl::desc("How the optimized CPU path lowers maps"),
+    llvm::cl::values(
+        clEnumValN(Lowering::Loops, "loops", "plain loops (pw-lower-to-loops)"),
+        clEnumValN(Lowering::Tiled, "tiled",
+                   "the GPU kernels' tiled code (pw-tile), run on the CPU")),
+    llvm::cl::init(Lowering::Loops));
+llvm::cl::opt<std::string> tileStrategy(
+    "strategy",
+    llvm::cl::desc("pw-tile strategy with --lowering=tiled: auto, linear or "
+                   "general"),
+    llvm::cl::init("auto"));
 llvm::cl::opt<FillMode> fillMode(
     "fill", llvm::cl::desc("Initial contents of memref buffers"),
     llvm::cl::values(
@@ -130,6 +143,8 @@ compile(ModuleOp module, StringRef entry, bool reference) {
   PassManager pm(module.getContext());
   CpuPipelineOptions options;
   options.reference = reference;
+  options.tiled = lowering == Lowering::Tiled;
+  options.strategy = tileStrategy;
   buildCpuPipeline(pm, options);
   if (failed(pm.run(*copy)))
     return llvm::createStringError(llvm::Twine("the ") +

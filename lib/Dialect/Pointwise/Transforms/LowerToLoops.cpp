@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace pointwise {
@@ -101,28 +101,24 @@ void lowerToLoops(IRRewriter &rewriter, MapOp map) {
             ? std::optional(planIndexing(rewriter, loc, input, iterationShape))
             : std::nullopt);
 
-  Block *body = map.getBodyBlock();
   scf::buildLoopNest(
       rewriter, loc, lowerBounds, upperBounds, steps,
       [&](OpBuilder &builder, Location nestedLoc, ValueRange inductionVars) {
-        IRMapping mapping;
-        for (auto [input, indexing, argument] :
-             llvm::zip(map.getInputs(), indexings, body->getArguments())) {
+        SmallVector<Value> values;
+        for (auto [input, indexing] : llvm::zip(map.getInputs(), indexings)) {
           if (!indexing) {
-            mapping.map(argument, input);
+            values.push_back(input);
             continue;
           }
           SmallVector<Value> indices = getInputIndices(
               builder, nestedLoc, *indexing, inductionVars, zero);
-          mapping.map(argument, memref::LoadOp::create(builder, nestedLoc,
-                                                       input, indices));
+          values.push_back(
+              memref::LoadOp::create(builder, nestedLoc, input, indices));
         }
-        for (Operation &op : body->without_terminator())
-          builder.clone(op, mapping);
-        auto yield = cast<YieldOp>(body->getTerminator());
-        for (auto [value, out] : llvm::zip(yield.getValues(), map.getOutputs()))
-          memref::StoreOp::create(builder, nestedLoc,
-                                  mapping.lookupOrDefault(value), out,
+        SmallVector<Value> results =
+            cloneBodyInOpMath(builder, nestedLoc, map, values);
+        for (auto [value, out] : llvm::zip(results, map.getOutputs()))
+          memref::StoreOp::create(builder, nestedLoc, value, out,
                                   inductionVars);
       });
   rewriter.eraseOp(map);

@@ -32,7 +32,13 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizeBroadcastPass());
     pm.addPass(createCoalesceDimsPass());
   }
-  pm.addPass(createLowerToLoopsPass());
+  if (options.tiled && !options.reference) {
+    TilePassOptions tile;
+    tile.strategy = options.strategy;
+    pm.addPass(createTilePass(tile));
+  } else {
+    pm.addPass(createLowerToLoopsPass());
+  }
   if (!options.reference) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -46,6 +52,7 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -36,6 +36,10 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       `pointwise.yield` of one value per output, of that output's element
       type. Only side-effect-free ops on scalar values may appear inside.
     - Element types of memrefs: i1, i8, i16, i32, i64, f16, bf16, f32, f64.
+    - Arithmetic on f16 and bf16 values in the body is evaluated in f32 and
+      rounded once, when the value is stored ("opmath", as PyTorch does); an
+      explicit `arith.truncf` in the body still rounds where it stands.
+      Every lowering, CPU and GPU, implements these semantics.
 
     Statically impossible broadcasts and overlaps are verifier errors;
     dynamic ones are checked when the kernel runs.

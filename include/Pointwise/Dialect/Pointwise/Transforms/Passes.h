@@ -32,6 +32,18 @@ struct CpuPipelineOptions
                      "over the original iteration space and strides, the "
                      "oracle optimized lowerings are checked against"),
       llvm::cl::init(false)};
+  Option<bool> tiled{
+      *this, "tiled",
+      llvm::cl::desc("Run the GPU kernels' tiled code (pw-tile) on the CPU, "
+                     "block after block and thread after thread, instead "
+                     "of plain loops: tests GPU code generation without a "
+                     "GPU"),
+      llvm::cl::init(false)};
+  Option<std::string> strategy{
+      *this, "strategy",
+      llvm::cl::desc("pw-tile strategy with tiled=1: auto, linear or "
+                     "general"),
+      llvm::cl::init("auto")};
 };
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`

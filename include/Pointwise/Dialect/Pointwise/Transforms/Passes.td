@@ -94,7 +94,8 @@ def LowerToLoopsPass : Pass<"pw-lower-to-loops"> {
     Replaces every `pointwise.map` by a nest of `scf.for` loops over its
     iteration space, outermost dim first. Each iteration loads one element of
     every memref input, evaluates a copy of the body with those values and
-    the scalar inputs, and stores the yielded values into the outputs.
+    the scalar inputs (f16/bf16 arithmetic in f32, as the op specifies), and
+    stores the yielded values into the outputs.
 
     The lowering accepts maps in any form, canonical or not: an input with
     fewer dims reads with the trailing induction variables, and an input dim
