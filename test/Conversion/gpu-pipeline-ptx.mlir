@@ -46,16 +46,16 @@ func.func @scale_f16(%x: memref<?xf16>, %c: memref<?xf16>) {
 
 // -----
 
-// A small static transposed layout: index math in 32 bits, no 64-bit
-// division.
-// CHECK-LABEL: .visible .entry add_transposed_small_kernel(
+// A small static strided slice (general strategy): index math in 32 bits.
+// CHECK-LABEL: .visible .entry add_strided_slice_small_kernel(
+// CHECK: .param .u32 add_strided_slice_small_kernel_param_0,
+// CHECK-NOT: mul.lo.s64
 // CHECK-NOT: div.u64
-// CHECK-NOT: rem.u64
-// CHECK: {{div|rem}}.u32
 // CHECK: ld.global.nc.b32
+// CHECK-NOT: mul.lo.s64
 // CHECK: st.global.b32
-func.func @add_transposed_small(%a: memref<64x32xf32>, %b: memref<64x32xf32, strided<[1, 64]>>, %c: memref<64x32xf32>) {
-  pointwise.map ins(%a, %b : memref<64x32xf32>, memref<64x32xf32, strided<[1, 64]>>) outs(%c : memref<64x32xf32>) {
+func.func @add_strided_slice_small(%a: memref<64x32xf32>, %b: memref<64x32xf32, strided<[64, 2]>>, %c: memref<64x32xf32>) {
+  pointwise.map ins(%a, %b : memref<64x32xf32>, memref<64x32xf32, strided<[64, 2]>>) outs(%c : memref<64x32xf32>) {
   ^bb0(%x: f32, %y: f32):
     %0 = arith.addf %x, %y : f32
     pointwise.yield %0 : f32
@@ -78,6 +78,27 @@ func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: me
     %0 = arith.mulf %rr, %c : f32
     %1 = arith.mulf %rr, %s : f32
     pointwise.yield %0, %1 : f32, f32
+  }
+  return
+}
+
+// -----
+
+// An operand transposed relative to the output: staged through a padded
+// 32x33 shared-memory tile with a barrier, so that both the transposed read
+// and the write are coalesced.
+// CHECK-LABEL: .visible .entry add_transposed_large_kernel(
+// CHECK: .shared .align 4 .b8 __wg_add_transposed_large_kernel_0[4224];
+// CHECK: ld.global.nc.b32
+// CHECK: st.shared.b32
+// CHECK: bar.sync 0;
+// CHECK: ld.shared.b32
+// CHECK: st.global.b32
+func.func @add_transposed_large(%a: memref<8192x8192xf32>, %b: memref<8192x8192xf32, strided<[1, 8192]>>, %c: memref<8192x8192xf32>) {
+  pointwise.map ins(%a, %b : memref<8192x8192xf32>, memref<8192x8192xf32, strided<[1, 8192]>>) outs(%c : memref<8192x8192xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0 : f32
   }
   return
 }

@@ -4,12 +4,14 @@
 // RUN: not pw-opt %s --pw-tile=unroll=0 2>&1 | FileCheck %s --check-prefix=UNROLL
 // RUN: not pw-opt %s --pw-tile 2>&1 | FileCheck %s --check-prefix=CANONICAL
 // RUN: not pw-opt %s --pw-canonicalize-broadcast --pw-tile=strategy=linear 2>&1 | FileCheck %s --check-prefix=LINEAR
+// RUN: not pw-opt %s --pw-canonicalize-broadcast --pw-tile=strategy=transpose 2>&1 | FileCheck %s --check-prefix=TRANSPOSE
 
-// STRATEGY: pw-tile: unknown strategy 'diagonal'; expected auto, linear or general
+// STRATEGY: pw-tile: unknown strategy 'diagonal'; expected auto, linear, transpose or general
 // BITWIDTH: pw-tile: index-bitwidth must be 0, 32 or 64, got 16
 // UNROLL: pw-tile: block-size, unroll and vector-bytes must be positive
 // CANONICAL: pw-tile needs every memref input at the iteration rank; run pw-canonicalize-broadcast first
 // LINEAR: the linear strategy needs stride 1 or 0 along the last dim of every memref operand
+// TRANSPOSE: the transpose strategy needs outputs contiguous along the last dim and an input contiguous along another dim
 func.func @row_over_transposed(%r: memref<4xf32>, %ct: memref<3x4xf32, strided<[1, 3]>>) {
   pointwise.map ins(%r : memref<4xf32>) outs(%ct : memref<3x4xf32, strided<[1, 3]>>) {
   ^bb0(%x: f32):

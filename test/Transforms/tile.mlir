@@ -28,15 +28,16 @@ func.func @contiguous_is_linear(%a: memref<?xf32>, %c: memref<?xf32>) {
 
 // -----
 
-// A transposed operand: general, one element per step; the small static
-// layout gets 32-bit index arithmetic.
-// CHECK-LABEL: func @transposed_is_general
+// Every other column of a matrix (a stride-2 row after coalescing) is
+// general, one element per step; the small static layout gets 32-bit index
+// arithmetic.
+// CHECK-LABEL: func @strided_slice_is_general
 // CHECK-NOT: vector.load
-// CHECK: arith.divui %{{.*}} : i32
+// CHECK: arith.muli %{{.*}} : i32
 // CHECK: memref.load
 // CHECK: pointwise.strategy = "general"
-func.func @transposed_is_general(%a: memref<64x32xf32>, %b: memref<64x32xf32, strided<[1, 64]>>, %c: memref<64x32xf32>) {
-  pointwise.map ins(%a, %b : memref<64x32xf32>, memref<64x32xf32, strided<[1, 64]>>) outs(%c : memref<64x32xf32>) {
+func.func @strided_slice_is_general(%a: memref<64x32xf32>, %b: memref<64x32xf32, strided<[64, 2]>>, %c: memref<64x32xf32>) {
+  pointwise.map ins(%a, %b : memref<64x32xf32>, memref<64x32xf32, strided<[64, 2]>>) outs(%c : memref<64x32xf32>) {
   ^bb0(%x: f32, %y: f32):
     %0 = arith.addf %x, %y : f32
     pointwise.yield %0 : f32
@@ -91,6 +92,29 @@ func.func @empty_iteration_space_is_guarded(%a: memref<?xi8>, %c: memref<?xi8>) 
   pointwise.map ins(%a : memref<?xi8>) outs(%c : memref<?xi8>) {
   ^bb0(%x: i8):
     pointwise.yield %x : i8
+  }
+  return
+}
+
+// -----
+
+// NCHW + NHWC coalesces to a batched transpose: 32x33 tiles (padded against
+// bank conflicts) of the transposed input, staged by a first thread loop
+// and read by a second one, 256 threads each; the batch dim comes from the
+// block index.
+// CHECK-LABEL: func @nchw_plus_nhwc_is_transpose
+// CHECK: %[[TILE:.*]] = memref.alloca() {pointwise.block_local} : memref<32x33xf32>
+// CHECK: scf.parallel
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[C256:.*]]) step
+// CHECK: memref.store %{{.*}}, %[[TILE]]
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
+// CHECK: memref.load %[[TILE]]
+// CHECK: pointwise.strategy = "transpose"
+func.func @nchw_plus_nhwc_is_transpose(%a: memref<2x64x7x7xf32>, %b: memref<2x64x7x7xf32, strided<[3136, 1, 448, 64]>>, %c: memref<2x64x7x7xf32>) {
+  pointwise.map ins(%a, %b : memref<2x64x7x7xf32>, memref<2x64x7x7xf32, strided<[3136, 1, 448, 64]>>) outs(%c : memref<2x64x7x7xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0 : f32
   }
   return
 }

@@ -42,29 +42,53 @@ bool isMappedTo(scf::ParallelOp loop, gpu::Processor processor) {
   return dim && dim.getProcessor() == processor;
 }
 
-/// Replaces the block loop `blocks` (with one thread loop inside) by a
-/// gpu.launch running the same code per block and thread.
+constexpr StringLiteral kBlockLocalAttr = "pointwise.block_local";
+
+/// The block-local buffers (pw-tile allocates them before the block loop)
+/// the block loop uses.
+SmallVector<memref::AllocaOp> getBlockLocalBuffers(scf::ParallelOp blocks) {
+  SmallVector<memref::AllocaOp> buffers;
+  llvm::SmallPtrSet<Operation *, 4> seen;
+  blocks.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (auto alloca = operand.getDefiningOp<memref::AllocaOp>())
+        if (alloca->hasAttr(kBlockLocalAttr) && !blocks->isAncestor(alloca) &&
+            seen.insert(alloca).second)
+          buffers.push_back(alloca);
+  });
+  return buffers;
+}
+
+/// Replaces the block loop `blocks` by a gpu.launch running the same code
+/// per block and thread: thread loops become the code of one thread, with
+/// a barrier between consecutive ones, and buffers allocated per block
+/// become workgroup memory.
 LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
   Location loc = blocks.getLoc();
-  scf::ParallelOp threads;
+  SmallVector<Operation *> ops;
   for (Operation &op : blocks.getBody()->without_terminator())
-    if (auto loop = dyn_cast<scf::ParallelOp>(op))
-      if (isMappedTo(loop, gpu::Processor::ThreadX)) {
-        if (threads)
-          return blocks.emitError("expected one thread loop per block loop");
-        threads = loop;
-      }
-  if (!threads)
-    return blocks.emitError("block loop without a thread-mapped loop");
-  auto isZero = [](Value v) { return getConstantIntValue(v) == 0; };
-  auto isOne = [](Value v) { return getConstantIntValue(v) == 1; };
-  if (!isZero(blocks.getLowerBound()[0]) || !isOne(blocks.getStep()[0]) ||
-      !isZero(threads.getLowerBound()[0]) || !isOne(threads.getStep()[0]))
-    return blocks.emitError("tiled loops must start at 0 with step 1");
-  std::optional<int64_t> blockSize =
-      getConstantIntValue(threads.getUpperBound()[0]);
+    ops.push_back(&op);
+  std::optional<int64_t> blockSize;
+  for (Operation *op : ops) {
+    auto loop = dyn_cast<scf::ParallelOp>(op);
+    if (!loop || !isMappedTo(loop, gpu::Processor::ThreadX))
+      continue;
+    std::optional<int64_t> threads =
+        getConstantIntValue(loop.getUpperBound()[0]);
+    if (!threads || getConstantIntValue(loop.getLowerBound()[0]) != 0 ||
+        getConstantIntValue(loop.getStep()[0]) != 1)
+      return loop.emitError("thread loops must run from 0 to a constant "
+                            "with step 1");
+    if (blockSize && *blockSize != *threads)
+      return loop.emitError("thread loops of one block must have the same "
+                            "trip count");
+    blockSize = threads;
+  }
   if (!blockSize)
-    return blocks.emitError("the thread loop needs a constant trip count");
+    return blocks.emitError("block loop without a thread-mapped loop");
+  if (getConstantIntValue(blocks.getLowerBound()[0]) != 0 ||
+      getConstantIntValue(blocks.getStep()[0]) != 1)
+    return blocks.emitError("block loops must start at 0 with step 1");
 
   rewriter.setInsertionPoint(blocks);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -78,17 +102,37 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
   rewriter.setInsertionPointToStart(&body);
   IRMapping mapping;
   mapping.map(blocks.getInductionVars()[0], launch.getBlockIds().x);
-  mapping.map(threads.getInductionVars()[0], launch.getThreadIds().x);
-  for (Operation &op : blocks.getBody()->without_terminator()) {
-    if (&op != threads.getOperation()) {
-      rewriter.clone(op, mapping);
+  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  SmallVector<memref::AllocaOp> buffers = getBlockLocalBuffers(blocks);
+  for (memref::AllocaOp alloca : buffers) {
+    MemRefType type = alloca.getType();
+    auto shared = MemRefType::get(type.getShape(), type.getElementType(),
+                                  type.getLayout(), workgroup);
+    mapping.map(alloca.getResult(),
+                launch.addWorkgroupAttribution(shared, alloca.getLoc()));
+  }
+  bool firstThreadLoop = true;
+  for (Operation *op : ops) {
+    auto loop = dyn_cast<scf::ParallelOp>(op);
+    if (!loop || !isMappedTo(loop, gpu::Processor::ThreadX)) {
+      rewriter.clone(*op, mapping);
       continue;
     }
-    for (Operation &inner : threads.getBody()->without_terminator())
+    // Everything the previous thread loop wrote must be visible before any
+    // thread starts the next one.
+    if (!firstThreadLoop)
+      gpu::BarrierOp::create(rewriter, loc);
+    firstThreadLoop = false;
+    mapping.map(loop.getInductionVars()[0], launch.getThreadIds().x);
+    for (Operation &inner : loop.getBody()->without_terminator())
       rewriter.clone(inner, mapping);
   }
   gpu::TerminatorOp::create(rewriter, loc);
   rewriter.eraseOp(blocks);
+  for (memref::AllocaOp alloca : buffers)
+    if (alloca->use_empty())
+      rewriter.eraseOp(alloca);
   return success();
 }
 

@@ -33,10 +33,56 @@ using namespace pointwise;
 
 namespace {
 
-enum class Strategy { Linear, General };
+enum class Strategy { Linear, Transpose, General };
 
 StringRef getStrategyName(Strategy strategy) {
-  return strategy == Strategy::Linear ? "linear" : "general";
+  switch (strategy) {
+  case Strategy::Linear:
+    return "linear";
+  case Strategy::Transpose:
+    return "transpose";
+  case Strategy::General:
+    return "general";
+  }
+  llvm_unreachable("unknown strategy");
+}
+
+/// Edge of the square tiles of the transpose strategy, and rows of a tile
+/// one pass of a 32 x 8 thread block covers.
+constexpr int64_t kTileEdge = 32;
+constexpr int64_t kTileRowsPerPass = 8;
+
+/// Marks a buffer of the tiled form that every block has its own copy of.
+constexpr StringLiteral kBlockLocalAttr = "pointwise.block_local";
+
+/// The static strides of a memref operand, or nothing for a scalar.
+std::optional<SmallVector<int64_t>> getStaticStrides(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type)
+    return std::nullopt;
+  return type.getStridesAndOffset().first;
+}
+
+/// The dim the transpose strategy tiles together with the last one: the
+/// first input that is contiguous along another dim than the last, while
+/// the outputs are contiguous along the last. Nothing when no input
+/// disagrees with the outputs on the fastest dim.
+std::optional<int64_t> findTransposedDim(MapOp map) {
+  int64_t rank = map.getIterationShape().size();
+  if (rank < 2)
+    return std::nullopt;
+  for (Value output : map.getOutputs())
+    if (getStaticStrides(output)->back() != 1)
+      return std::nullopt;
+  for (Value input : map.getInputs()) {
+    std::optional<SmallVector<int64_t>> strides = getStaticStrides(input);
+    if (!strides || strides->back() == 1 || strides->back() == 0)
+      continue;
+    for (int64_t dim = 0; dim < rank - 1; ++dim)
+      if ((*strides)[dim] == 1)
+        return dim;
+  }
+  return std::nullopt;
 }
 
 /// Bytes an element of `type` occupies in memory (i1 is stored as a byte).
@@ -45,12 +91,15 @@ int64_t getByteWidth(Type type) {
   return bits == 1 ? 1 : bits / 8;
 }
 
-/// Linear unless some memref operand is known to have a stride other than 1
-/// or 0 along the last dim. Unknown strides are checked when the kernel
-/// runs: the vector path needs them to be 1.
+/// Transpose when an input is contiguous along another dim than the outputs;
+/// otherwise linear unless some memref operand is known to have a stride
+/// other than 1 or 0 along the last dim. Unknown strides are checked when
+/// the kernel runs: the vector path needs them to be 1.
 Strategy chooseStrategy(MapOp map) {
   if (map.getIterationShape().empty())
     return Strategy::General;
+  if (findTransposedDim(map))
+    return Strategy::Transpose;
   auto isUnitOrZero = [](Value value) {
     auto type = dyn_cast<MemRefType>(value.getType());
     if (!type)
@@ -123,6 +172,9 @@ public:
   int64_t getVectorWidth() const { return vectorWidth; }
   /// Builds the block and thread loops and their bodies.
   void emit(Strategy strategy, int64_t blockSize, int64_t unroll);
+  /// The transpose strategy: square tiles of dims `transposedDim` and the
+  /// last, staged through a tile buffer per transposed input.
+  void emitTranspose(int64_t transposedDim);
 
 private:
   Value constant(int64_t value) {
@@ -146,6 +198,20 @@ private:
   Value mul(Value a, Value b) {
     return arith::MulIOp::create(builder, loc, a, b);
   }
+  Value divide(Value a, Value b) {
+    return arith::DivUIOp::create(builder, loc, a, b);
+  }
+  Value remainder(Value a, Value b) {
+    return arith::RemUIOp::create(builder, loc, a, b);
+  }
+  Value bothTrue(Value a, Value b) {
+    return arith::AndIOp::create(builder, loc, a, b);
+  }
+  /// A block loop over `grid` with a strategy, and the insertion point in it.
+  scf::ParallelOp createBlockLoop(Value grid, Strategy strategy);
+  /// A thread loop over `threads` at the insertion point, which moves into
+  /// its body; returns its induction variable in indexType.
+  Value createThreadLoop(int64_t threads);
   Value lessThan(Value a, Value b) {
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
   }
@@ -482,24 +548,195 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   emitScalarSteps();
 }
 
+scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy) {
+  MLIRContext *context = builder.getContext();
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  auto blocks = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                        ValueRange{grid}, ValueRange{one});
+  auto identity = AffineMap::getMultiDimIdentityMap(1, context);
+  blocks->setAttr("mapping",
+                  builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
+                      context, gpu::Processor::BlockX, identity, identity)));
+  blocks->setAttr("pointwise.strategy",
+                  builder.getStringAttr(getStrategyName(strategy)));
+  builder.setInsertionPointToStart(blocks.getBody());
+  return blocks;
+}
+
+Value KernelEmitter::createThreadLoop(int64_t threads) {
+  MLIRContext *context = builder.getContext();
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value count = arith::ConstantIndexOp::create(builder, loc, threads);
+  auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                      ValueRange{count}, ValueRange{one});
+  auto identity = AffineMap::getMultiDimIdentityMap(1, context);
+  loop->setAttr("mapping",
+                builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
+                    context, gpu::Processor::ThreadX, identity, identity)));
+  builder.setInsertionPointToStart(loop.getBody());
+  return toIndexType(loop.getInductionVars()[0]);
+}
+
+void KernelEmitter::emitTranspose(int64_t transposedDim) {
+  int64_t last = sizes.size() - 1;
+  Value edge = constant(kTileEdge);
+  Value tilesAlongP =
+      arith::CeilDivUIOp::create(builder, loc, sizes[transposedDim], edge);
+  Value tilesAlongL =
+      arith::CeilDivUIOp::create(builder, loc, sizes[last], edge);
+  SmallVector<int64_t> batchDims;
+  Value batch = constant(1);
+  for (int64_t dim = 0; dim < last; ++dim)
+    if (dim != transposedDim) {
+      batchDims.push_back(dim);
+      batch = mul(batch, sizes[dim]);
+    }
+  Value grid = toIndex(mul(mul(batch, tilesAlongP), tilesAlongL));
+
+  auto ifNonEmpty =
+      scf::IfOp::create(builder, loc, lessThan(constant(0), total));
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToStart(ifNonEmpty.thenBlock());
+  // One tile per transposed input and block. The buffers are allocated
+  // before the block loop and marked block-local: pw-lower-to-gpu gives
+  // every block its own copy in workgroup memory, while on the CPU, where
+  // blocks run one after another, one copy serves them all.
+  auto isTransposed = [&](Value input) {
+    std::optional<SmallVector<int64_t>> strides = getStaticStrides(input);
+    return strides && (*strides)[transposedDim] == 1 && strides->back() != 1;
+  };
+  SmallVector<Value> tiles(inputs.size());
+  for (auto [index, input] : llvm::enumerate(map.getInputs())) {
+    if (!isTransposed(input))
+      continue;
+    auto tile = memref::AllocaOp::create(
+        builder, loc,
+        MemRefType::get({kTileEdge, kTileEdge + 1}, inputs[index].elementType));
+    tile->setAttr(kBlockLocalAttr, builder.getUnitAttr());
+    tiles[index] = tile;
+  }
+  scf::ParallelOp blocks = createBlockLoop(grid, Strategy::Transpose);
+
+  // Which tile this block computes, and every operand's offset to it.
+  Value block = toIndexType(blocks.getInductionVars()[0]);
+  Value tileL = remainder(block, tilesAlongL);
+  Value rest = divide(block, tilesAlongL);
+  Value tileP = remainder(rest, tilesAlongP);
+  rest = divide(rest, tilesAlongP);
+  SmallVector<Value> batchIndices(batchDims.size());
+  for (int64_t position = batchDims.size() - 1; position >= 0; --position) {
+    if (position == 0) {
+      batchIndices[position] = rest;
+      break;
+    }
+    batchIndices[position] = remainder(rest, sizes[batchDims[position]]);
+    rest = divide(rest, sizes[batchDims[position]]);
+  }
+  Value firstP = mul(tileP, edge);
+  Value firstL = mul(tileL, edge);
+  auto operands = llvm::concat<FlatOperand>(inputs, outputs);
+  SmallVector<Value> tileOffsets;
+  for (FlatOperand &operand : operands) {
+    if (!operand.flat) {
+      tileOffsets.push_back(Value());
+      continue;
+    }
+    Value offset =
+        add(operand.offset, add(mul(firstP, operand.strides[transposedDim]),
+                                mul(firstL, operand.strides[last])));
+    for (auto [position, dim] : llvm::enumerate(batchDims))
+      offset = add(offset, mul(batchIndices[position], operand.strides[dim]));
+    tileOffsets.push_back(offset);
+  }
+  int64_t threads = kTileEdge * kTileRowsPerPass;
+  Value sizeP = sizes[transposedDim];
+  Value sizeL = sizes[last];
+  auto getOperand = [&](unsigned operand) -> const FlatOperand & {
+    return operand < inputs.size() ? inputs[operand]
+                                   : outputs[operand - inputs.size()];
+  };
+  auto offsetOf = [&](unsigned operand, Value p, Value l) {
+    const FlatOperand &flat = getOperand(operand);
+    return add(tileOffsets[operand], add(mul(p, flat.strides[transposedDim]),
+                                         mul(l, flat.strides[last])));
+  };
+  auto inBounds = [&](Value p, Value l) {
+    return bothTrue(lessThan(add(firstP, p), sizeP),
+                    lessThan(add(firstL, l), sizeL));
+  };
+
+  // Pass 1: consecutive threads read consecutive elements along the
+  // transposed dim, where the transposed inputs are contiguous.
+  {
+    OpBuilder::InsertionGuard pass(builder);
+    Value thread = createThreadLoop(threads);
+    Value x = remainder(thread, edge);
+    Value y = divide(thread, edge);
+    for (int64_t row = 0; row < kTileEdge; row += kTileRowsPerPass) {
+      Value l = add(y, constant(row));
+      auto guard = scf::IfOp::create(builder, loc, inBounds(x, l));
+      OpBuilder::InsertionGuard inside(builder);
+      builder.setInsertionPointToStart(guard.thenBlock());
+      for (auto [index, tile] : llvm::enumerate(tiles)) {
+        if (!tile)
+          continue;
+        Value value = load(inputs[index], offsetOf(index, x, l));
+        memref::StoreOp::create(builder, loc, value, tile,
+                                ValueRange{toIndex(l), toIndex(x)});
+      }
+    }
+  }
+  // Pass 2, after the whole tile is staged: consecutive threads handle
+  // consecutive elements along the last dim, where outputs are contiguous.
+  Value thread = createThreadLoop(threads);
+  Value x = remainder(thread, edge);
+  Value y = divide(thread, edge);
+  for (int64_t row = 0; row < kTileEdge; row += kTileRowsPerPass) {
+    Value p = add(y, constant(row));
+    auto guard = scf::IfOp::create(builder, loc, inBounds(p, x));
+    OpBuilder::InsertionGuard inside(builder);
+    builder.setInsertionPointToStart(guard.thenBlock());
+    SmallVector<Value> values;
+    for (auto [index, operand] : llvm::enumerate(inputs)) {
+      if (!operand.flat)
+        values.push_back(scalarInputs[index]);
+      else if (tiles[index])
+        values.push_back(memref::LoadOp::create(
+            builder, loc, tiles[index], ValueRange{toIndex(x), toIndex(p)}));
+      else
+        values.push_back(load(operand, offsetOf(index, p, x)));
+    }
+    SmallVector<Value> results = cloneBodyInOpMath(builder, loc, map, values);
+    for (auto [index, operand] : llvm::enumerate(outputs))
+      memref::StoreOp::create(
+          builder, loc, results[index], operand.flat,
+          ValueRange{toIndex(offsetOf(inputs.size() + index, p, x))});
+  }
+}
+
 struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
   using TilePassBase::TilePassBase;
 
   void runOnOperation() override {
-    if (strategy != "auto" && strategy != "linear" && strategy != "general") {
-      getOperation()->emitError() << "pw-tile: unknown strategy '" << strategy
-                                  << "'; expected auto, linear or general";
+    // Option errors concern no op: report them at the module's location
+    // without printing the module.
+    Location loc = getOperation()->getLoc();
+    if (strategy != "auto" && strategy != "linear" && strategy != "transpose" &&
+        strategy != "general") {
+      emitError(loc) << "pw-tile: unknown strategy '" << strategy
+                     << "'; expected auto, linear, transpose or general";
       return signalPassFailure();
     }
     if (indexBitwidth != 0 && indexBitwidth != 32 && indexBitwidth != 64) {
-      getOperation()->emitError()
-          << "pw-tile: index-bitwidth must be 0, 32 or 64, got "
-          << static_cast<unsigned>(indexBitwidth);
+      emitError(loc) << "pw-tile: index-bitwidth must be 0, 32 or 64, got "
+                     << static_cast<unsigned>(indexBitwidth);
       return signalPassFailure();
     }
     if (blockSize <= 0 || unroll <= 0 || vectorBytes <= 0) {
-      getOperation()->emitError(
-          "pw-tile: block-size, unroll and vector-bytes must be positive");
+      emitError(
+          loc, "pw-tile: block-size, unroll and vector-bytes must be positive");
       return signalPassFailure();
     }
     SmallVector<MapOp> maps;
@@ -509,12 +746,15 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
       Strategy chosen = chooseStrategy(map);
       if (strategy == "general") {
         chosen = Strategy::General;
-      } else if (strategy == "linear") {
-        if (chosen != Strategy::Linear) {
-          map.emitOpError("the linear strategy needs stride 1 or 0 along "
-                          "the last dim of every memref operand");
-          return signalPassFailure();
-        }
+      } else if (strategy == "linear" && chosen != Strategy::Linear) {
+        map.emitOpError("the linear strategy needs stride 1 or 0 along "
+                        "the last dim of every memref operand");
+        return signalPassFailure();
+      } else if (strategy == "transpose" && chosen != Strategy::Transpose) {
+        map.emitOpError("the transpose strategy needs outputs contiguous "
+                        "along the last dim and an input contiguous along "
+                        "another dim");
+        return signalPassFailure();
       }
       unsigned bits = indexBitwidth ? indexBitwidth : chooseIndexBitwidth(map);
       Type indexType = bits == 32 ? Type(rewriter.getI32Type())
@@ -528,8 +768,11 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
       int64_t steps = std::max<int64_t>(
           1, std::min<int64_t>(unroll,
                                kElementsInFlight / emitter.getVectorWidth()));
-      emitter.emit(chosen, blockSize,
-                   chosen == Strategy::Linear ? steps : unroll);
+      if (chosen == Strategy::Transpose)
+        emitter.emitTranspose(*findTransposedDim(map));
+      else
+        emitter.emit(chosen, blockSize,
+                     chosen == Strategy::Linear ? steps : unroll);
       rewriter.eraseOp(map);
     }
   }
