@@ -74,9 +74,14 @@ llvm::cl::opt<Lowering> lowering(
     llvm::cl::init(Lowering::Loops));
 llvm::cl::opt<std::string> tileStrategy(
     "strategy",
-    llvm::cl::desc("pw-tile strategy with --lowering=tiled: auto, linear or "
-                   "general"),
+    llvm::cl::desc("pw-tile strategy with --lowering=tiled: auto, linear, "
+                   "transpose or general"),
     llvm::cl::init("auto"));
+llvm::cl::opt<unsigned> indexBitwidth(
+    "index-bitwidth",
+    llvm::cl::desc("Index arithmetic of --lowering=tiled: 32, 64, or 0 to "
+                   "decide from the static layout"),
+    llvm::cl::init(0));
 llvm::cl::opt<FillMode> fillMode(
     "fill", llvm::cl::desc("Initial contents of memref buffers"),
     llvm::cl::values(
@@ -145,6 +150,7 @@ compile(ModuleOp module, StringRef entry, bool reference) {
   options.reference = reference;
   options.tiled = lowering == Lowering::Tiled;
   options.strategy = tileStrategy;
+  options.indexBitwidth = indexBitwidth;
   buildCpuPipeline(pm, options);
   if (failed(pm.run(*copy)))
     return llvm::createStringError(llvm::Twine("the ") +

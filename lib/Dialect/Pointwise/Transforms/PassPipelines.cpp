@@ -35,6 +35,7 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   if (options.tiled && !options.reference) {
     TilePassOptions tile;
     tile.strategy = options.strategy;
+    tile.indexBitwidth = options.indexBitwidth;
     pm.addPass(createTilePass(tile));
   } else {
     pm.addPass(createLowerToLoopsPass());

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -161,6 +162,18 @@ struct FlatOperand {
   bool broadcastAlongLastDim = false;
 };
 
+/// Division by a size that is the same for every thread. With 32-bit index
+/// arithmetic the host computes a magic multiplier and shift once
+/// (Granlund-Montgomery, as PyTorch's IntDivider) and each thread divides
+/// with a multiply-high, an add and a shift; dividends stay below 2^31, so
+/// the add cannot overflow. Constant divisors, and 64-bit arithmetic, use
+/// plain division (LLVM strength-reduces constant divisors itself).
+struct Divider {
+  Value divisor;
+  Value magic; // null: plain division
+  Value shift;
+};
+
 /// Emits the code of one map: host-side preparation at construction, then
 /// the per-thread code of a strategy.
 class KernelEmitter {
@@ -217,6 +230,11 @@ private:
   }
 
   FlatOperand flatten(Value memref);
+  /// Host side: prepares division by `divisor`.
+  Divider createDivider(Value divisor);
+  /// Kernel side: quotient and remainder of `dividend` by a divider.
+  std::pair<Value, Value> divideWithRemainder(Value dividend,
+                                              const Divider &divider);
   Value computeHostVectorCondition();
   /// Element offsets of every operand at linear iteration index `linear`.
   SmallVector<Value> computeOffsets(Value linear);
@@ -229,7 +247,8 @@ private:
   Location loc;
   MapOp map;
   Type indexType;
-  SmallVector<Value> sizes;        // iteration sizes, in indexType
+  SmallVector<Value> sizes; // iteration sizes, in indexType
+  SmallVector<Divider> sizeDividers;
   Value total;                     // number of elements, in indexType
   SmallVector<FlatOperand> inputs; // null flat for scalar inputs
   SmallVector<Value> scalarInputs; // the map's operand for scalars
@@ -285,6 +304,8 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
     sizes.push_back(toIndexType(size));
     total = mul(total, sizes.back());
   }
+  for (Value size : sizes)
+    sizeDividers.push_back(createDivider(size));
   for (Value input : map.getInputs()) {
     if (isa<MemRefType>(input.getType())) {
       inputs.push_back(flatten(input));
@@ -346,6 +367,51 @@ Value KernelEmitter::computeHostVectorCondition() {
   return ok;
 }
 
+Divider KernelEmitter::createDivider(Value divisor) {
+  if (!indexType.isInteger(32) || getConstantIntValue(divisor))
+    return {divisor, Value(), Value()};
+  // shift = ceil(log2(d)), magic = floor(2^32 * (2^shift - d) / d) + 1,
+  // computed in 64 bits; an empty dim (d = 0) launches nothing, but the
+  // host must not divide by it.
+  Type i64 = builder.getI64Type();
+  Value one = constant(1);
+  Value safe = arith::MaxUIOp::create(builder, loc, divisor, one);
+  Value leadingZeros = math::CountLeadingZerosOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, safe, one));
+  Value shift = arith::SubIOp::create(builder, loc, constant(32), leadingZeros);
+  auto wide = [&](Value value) {
+    return arith::ExtUIOp::create(builder, loc, i64, value);
+  };
+  auto wideConstant = [&](int64_t value) {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getIntegerAttr(i64, value));
+  };
+  Value power =
+      arith::ShLIOp::create(builder, loc, wideConstant(1), wide(shift));
+  Value numerator = arith::ShLIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, power, wide(safe)),
+      wideConstant(32));
+  Value magic = arith::AddIOp::create(
+      builder, loc, arith::DivUIOp::create(builder, loc, numerator, wide(safe)),
+      wideConstant(1));
+  return {divisor, arith::TruncIOp::create(builder, loc, indexType, magic),
+          shift};
+}
+
+std::pair<Value, Value>
+KernelEmitter::divideWithRemainder(Value dividend, const Divider &divider) {
+  if (!divider.magic)
+    return {divide(dividend, divider.divisor),
+            remainder(dividend, divider.divisor)};
+  Value high =
+      arith::MulUIExtendedOp::create(builder, loc, dividend, divider.magic)
+          .getHigh();
+  Value quotient =
+      arith::ShRUIOp::create(builder, loc, add(high, dividend), divider.shift);
+  return {quotient, arith::SubIOp::create(builder, loc, dividend,
+                                          mul(quotient, divider.divisor))};
+}
+
 SmallVector<Value> KernelEmitter::computeOffsets(Value linear) {
   SmallVector<Value> indices(sizes.size());
   Value rest = linear;
@@ -354,8 +420,7 @@ SmallVector<Value> KernelEmitter::computeOffsets(Value linear) {
       indices[dim] = rest;
       break;
     }
-    indices[dim] = arith::RemUIOp::create(builder, loc, rest, sizes[dim]);
-    rest = arith::DivUIOp::create(builder, loc, rest, sizes[dim]);
+    std::tie(rest, indices[dim]) = divideWithRemainder(rest, sizeDividers[dim]);
   }
   SmallVector<Value> offsets;
   for (const FlatOperand &operand :
@@ -594,6 +659,8 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
       batch = mul(batch, sizes[dim]);
     }
   Value grid = toIndex(mul(mul(batch, tilesAlongP), tilesAlongL));
+  Divider byTilesAlongL = createDivider(tilesAlongL);
+  Divider byTilesAlongP = createDivider(tilesAlongP);
 
   auto ifNonEmpty =
       scf::IfOp::create(builder, loc, lessThan(constant(0), total));
@@ -621,18 +688,17 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
 
   // Which tile this block computes, and every operand's offset to it.
   Value block = toIndexType(blocks.getInductionVars()[0]);
-  Value tileL = remainder(block, tilesAlongL);
-  Value rest = divide(block, tilesAlongL);
-  Value tileP = remainder(rest, tilesAlongP);
-  rest = divide(rest, tilesAlongP);
+  auto [rest, tileL] = divideWithRemainder(block, byTilesAlongL);
+  Value tileP;
+  std::tie(rest, tileP) = divideWithRemainder(rest, byTilesAlongP);
   SmallVector<Value> batchIndices(batchDims.size());
   for (int64_t position = batchDims.size() - 1; position >= 0; --position) {
     if (position == 0) {
       batchIndices[position] = rest;
       break;
     }
-    batchIndices[position] = remainder(rest, sizes[batchDims[position]]);
-    rest = divide(rest, sizes[batchDims[position]]);
+    std::tie(rest, batchIndices[position]) =
+        divideWithRemainder(rest, sizeDividers[batchDims[position]]);
   }
   Value firstP = mul(tileP, edge);
   Value firstL = mul(tileL, edge);

@@ -41,9 +41,14 @@ struct CpuPipelineOptions
       llvm::cl::init(false)};
   Option<std::string> strategy{
       *this, "strategy",
-      llvm::cl::desc("pw-tile strategy with tiled=1: auto, linear or "
-                     "general"),
+      llvm::cl::desc("pw-tile strategy with tiled=1: auto, linear, "
+                     "transpose or general"),
       llvm::cl::init("auto")};
+  Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("pw-tile index arithmetic with tiled=1: 32, 64, or 0 "
+                     "to decide from the static layout"),
+      llvm::cl::init(0)};
 };
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`
@@ -77,7 +82,7 @@ struct GpuPipelineOptions
                        llvm::cl::init(3)};
   Option<std::string> strategy{
       *this, "strategy",
-      llvm::cl::desc("pw-tile strategy: auto, linear or general"),
+      llvm::cl::desc("pw-tile strategy: auto, linear, transpose or general"),
       llvm::cl::init("auto")};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",

@@ -146,6 +146,17 @@ def TilePass : Pass<"pw-tile"> {
       last size all multiples of the vector) selects the vector path;
       otherwise, and for a partial last block, a scalar path with bounds
       checks computes the same elements.
+    - `transpose`: an input is contiguous along another dim than the
+      outputs (`a + b.T`, transpose copy, NCHW + NHWC). The iteration space
+      is cut into 32x32 tiles of that dim and the last one (other dims are
+      a batch taken from the block index). A first thread loop of 256
+      threads stages each transposed input into a 32x33 buffer (padded
+      against shared-memory bank conflicts) with reads coalesced along its
+      contiguous dim; a second one computes and writes coalesced along the
+      outputs' last dim. The buffers are allocated before the block loop
+      and marked `pointwise.block_local`: `pw-lower-to-gpu` gives each
+      block its own copy in workgroup memory and separates the two thread
+      loops by a barrier.
     - `general`: any layout. One element per step, `unroll` steps per
       thread, coalesced across threads along the iteration order.
 
@@ -154,14 +165,16 @@ def TilePass : Pass<"pw-tile"> {
     aligned pointer) at element offsets `offset + sum(index * stride)`,
     computed in `index-bitwidth` bits: 32 when every operand's reachable
     offsets fit in int32 (decided from static layouts, or forced by the
-    option for dynamic ones), 64 otherwise.
+    option for dynamic ones), 64 otherwise. With 32 bits, divisions of the
+    linear index by run-time sizes use a magic multiplier and shift the
+    host computes once per size (multiply-high, add, shift per thread).
 
     The scalar body is cloned once per element; f16 and bf16 values are
     computed in f32 and rounded once when stored.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
-           "Strategy to use: auto, linear or general">,
+           "Strategy to use: auto, linear, transpose or general">,
     Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
            "Threads per block">,
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
@@ -174,6 +187,7 @@ def TilePass : Pass<"pw-tile"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
@@ -184,7 +198,9 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     Turns every block-mapped `scf.parallel` produced by `pw-tile` into a
     `gpu.launch` whose grid is the block loop's trip count and whose block is
-    the thread loop's, then outlines the launches with upstream's
+    the thread loops' (consecutive thread loops are separated by
+    `gpu.barrier`; block-local buffers become workgroup attributions), then
+    outlines the launches with upstream's
     `gpu-kernel-outlining` into `gpu.module`/`gpu.func` and
     `gpu.launch_func`. The strategy is kept on the kernel as
     `pointwise.strategy`.
