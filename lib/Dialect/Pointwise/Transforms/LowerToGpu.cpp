@@ -169,6 +169,11 @@ struct LowerToGpuPass
     getOperation()->walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
         return;
+      // Outlining records the block size, which NVVM turns into .maxntid;
+      // ptxas then trades registers for full occupancy and spills
+      // (seen on rank-5 kernels). Memory-bound kernels do not need full
+      // occupancy, and must not spill.
+      kernel.removeKnownBlockSizeAttr();
       for (BlockArgument argument : kernel.getArguments()) {
         if (!isa<MemRefType>(argument.getType()) || !isOnlyRead(argument))
           continue;
