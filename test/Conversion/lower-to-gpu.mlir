@@ -23,3 +23,24 @@ func.func @axpy(%x: memref<?xf32>, %y: memref<?xf32>, %alpha: f32, %c: memref<?x
   }
   return
 }
+
+// The transpose strategy's tile becomes workgroup memory of the kernel, and
+// a barrier separates the thread loop that fills it from the one that reads
+// it.
+// CHECK-LABEL: func.func @transpose_copy
+// CHECK-NOT: memref.alloca
+// CHECK: gpu.launch_func @transpose_copy_kernel::@transpose_copy_kernel
+// CHECK: gpu.func @transpose_copy_kernel(
+// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[TILE]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[TILE]]
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @transpose_copy(%b: memref<64x96xf32, strided<[1, 64]>>, %c: memref<64x96xf32>) {
+  pointwise.map ins(%b : memref<64x96xf32, strided<[1, 64]>>) outs(%c : memref<64x96xf32>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
