@@ -241,7 +241,7 @@ private:
   Value load(const FlatOperand &operand, Value offset);
   void emitScalarElement(Value linear);
   void emitGuardedScalarElement(Value linear);
-  void emitVectorChunks(ArrayRef<Value> chunkIndices);
+  void emitVectorChunks(ArrayRef<Value> chunkIndices, Value first);
 
   OpBuilder &builder;
   Location loc;
@@ -255,6 +255,7 @@ private:
   SmallVector<FlatOperand> outputs;
   int64_t vectorWidth = 1;
   Value vectorCondition; // host-side i1: the vector path is safe
+  Value head;            // host-side: scalar elements before the vectors
 };
 
 FlatOperand KernelEmitter::flatten(Value memref) {
@@ -341,6 +342,15 @@ Value KernelEmitter::computeHostVectorCondition() {
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                  remainder, constant(0));
   };
+  auto equal = [&](Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
+  };
+  // Rank 1 may start with a scalar head: the elements before the first one
+  // at a vector boundary, provided every vectorized operand reaches its
+  // boundary at the same element (a[1:] + b[1:]). Higher ranks need every
+  // row aligned, so no head.
+  bool peelHead = sizes.size() == 1;
+  Value misalignment;
   if (sizes.size() > 1)
     ok = arith::AndIOp::create(builder, loc, ok,
                                isMultiple(sizes.back(), vectorWidth));
@@ -352,9 +362,13 @@ Value KernelEmitter::computeHostVectorCondition() {
     int64_t bytes = getByteWidth(operand.elementType);
     Value pointer = toIndexType(
         memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref));
-    Value first = add(pointer, mul(operand.offset, constant(bytes)));
-    ok = arith::AndIOp::create(builder, loc, ok,
-                               isMultiple(first, vectorWidth * bytes));
+    // Buffers are aligned to their element size, so the first element's
+    // position modulo the vector width, in elements, tells the alignment.
+    Value firstElement = add(divide(pointer, constant(bytes)), operand.offset);
+    Value elementMisalignment = remainder(firstElement, constant(vectorWidth));
+    if (!misalignment)
+      misalignment = peelHead ? elementMisalignment : constant(0);
+    ok = bothTrue(ok, equal(elementMisalignment, misalignment));
     for (Value stride : ArrayRef(operand.strides).drop_back())
       ok = arith::AndIOp::create(builder, loc, ok,
                                  isMultiple(stride, vectorWidth));
@@ -364,6 +378,11 @@ Value KernelEmitter::computeHostVectorCondition() {
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                 operand.strides.back(), constant(1)));
   }
+  head = misalignment
+             ? remainder(arith::SubIOp::create(
+                             builder, loc, constant(vectorWidth), misalignment),
+                         constant(vectorWidth))
+             : constant(0);
   return ok;
 }
 
@@ -465,11 +484,13 @@ void KernelEmitter::emitGuardedScalarElement(Value linear) {
 /// Full vectors for every chunk: all loads first, so that each thread has
 /// `unroll` independent accesses per operand in flight, then compute and
 /// store.
-void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices) {
+void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
+                                     Value first) {
   SmallVector<SmallVector<Value>> offsets;
   SmallVector<SmallVector<SmallVector<Value>>> lanes; // chunk, input, lane
   for (Value chunk : chunkIndices) {
-    offsets.push_back(computeOffsets(mul(chunk, constant(vectorWidth))));
+    offsets.push_back(
+        computeOffsets(add(first, mul(chunk, constant(vectorWidth)))));
     SmallVector<SmallVector<Value>> chunkLanes;
     for (auto [index, operand] : llvm::enumerate(inputs)) {
       SmallVector<Value> values;
@@ -548,43 +569,23 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   auto ifNonEmpty = scf::IfOp::create(builder, loc, nonEmpty);
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPointToStart(ifNonEmpty.thenBlock());
-
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  Value threads = arith::ConstantIndexOp::create(builder, loc, blockSize);
-  auto blocks = scf::ParallelOp::create(builder, loc, ValueRange{zero},
-                                        ValueRange{grid}, ValueRange{one});
-  MLIRContext *context = builder.getContext();
-  auto identity = AffineMap::getMultiDimIdentityMap(1, context);
-  blocks->setAttr("mapping",
-                  builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
-                      context, gpu::Processor::BlockX, identity, identity)));
-  blocks->setAttr("pointwise.strategy",
-                  builder.getStringAttr(getStrategyName(strategy)));
-  builder.setInsertionPointToStart(blocks.getBody());
-  auto threadLoop = scf::ParallelOp::create(
-      builder, loc, ValueRange{zero}, ValueRange{threads}, ValueRange{one});
-  threadLoop->setAttr(
-      "mapping", builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
-                     context, gpu::Processor::ThreadX, identity, identity)));
-  builder.setInsertionPointToStart(threadLoop.getBody());
-
+  scf::ParallelOp blocks = createBlockLoop(grid, strategy);
   Value block = toIndexType(blocks.getInductionVars()[0]);
-  Value thread = toIndexType(threadLoop.getInductionVars()[0]);
+  Value thread = createThreadLoop(blockSize);
   Value blockThreads = constant(blockSize);
 
-  // Scalar elements of this thread: coalesced across the block for each
-  // step, `elementsPerThread` steps.
-  auto emitScalarSteps = [&] {
+  // Scalar elements of this thread from element `first` on: coalesced
+  // across the block for each step, `elementsPerThread` steps.
+  auto emitScalarSteps = [&](Value first) {
     Value base = mul(block, constant(elementsPerThread));
     for (int64_t step = 0; step < elementsPerThread; ++step) {
       Value linear = add(mul(add(base, constant(step)), blockThreads), thread);
-      emitGuardedScalarElement(linear);
+      emitGuardedScalarElement(add(first, linear));
     }
   };
 
   if (strategy == Strategy::General) {
-    emitScalarSteps();
+    emitScalarSteps(constant(0));
     return;
   }
 
@@ -593,9 +594,21 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   {
     OpBuilder::InsertionGuard vectorPath(builder);
     builder.setInsertionPointToStart(ifVector.thenBlock());
+    // The head, fewer elements than a vector, goes to the first threads of
+    // the first block; everything after it is shifted by the head.
+    auto ifHead = scf::IfOp::create(
+        builder, loc,
+        bothTrue(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       block, constant(0)),
+                 lessThan(thread, head)));
+    {
+      OpBuilder::InsertionGuard headPath(builder);
+      builder.setInsertionPointToStart(ifHead.thenBlock());
+      emitGuardedScalarElement(thread);
+    }
     // A block whose chunks are all in range takes the unguarded vector
     // code; the last, partial block takes the scalar code.
-    Value blockEnd = mul(add(block, constant(1)), perBlock);
+    Value blockEnd = add(mul(add(block, constant(1)), perBlock), head);
     Value full = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
                                        blockEnd, total);
     auto ifFull =
@@ -605,12 +618,12 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
     Value firstChunk = add(mul(block, constant(unroll * blockSize)), thread);
     for (int64_t step = 0; step < unroll; ++step)
       chunks.push_back(add(firstChunk, constant(step * blockSize)));
-    emitVectorChunks(chunks);
+    emitVectorChunks(chunks, head);
     builder.setInsertionPointToStart(ifFull.elseBlock());
-    emitScalarSteps();
+    emitScalarSteps(head);
   }
   builder.setInsertionPointToStart(ifVector.elseBlock());
-  emitScalarSteps();
+  emitScalarSteps(constant(0));
 }
 
 scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy) {

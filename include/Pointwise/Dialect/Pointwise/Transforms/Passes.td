@@ -142,9 +142,11 @@ def TilePass : Pass<"pw-tile"> {
       (last) dim. Each thread moves `unroll` vectors of `vector-bytes`
       bytes per operand with `vector.load`/`vector.store` carrying an
       `alignment` attribute; all loads of a thread are issued before any
-      compute. A uniform run-time test (base addresses, row strides and the
-      last size all multiples of the vector) selects the vector path;
-      otherwise, and for a partial last block, a scalar path with bounds
+      compute. A uniform run-time test (first elements, row strides and the
+      last size all multiples of the vector) selects the vector path; at
+      rank 1 the operands need only be equally misaligned (`a[k:] + b[k:]`):
+      the first threads peel the scalar head up to the vector boundary.
+      Otherwise, and for a partial last block, a scalar path with bounds
       checks computes the same elements.
     - `transpose`: an input is contiguous along another dim than the
       outputs (`a + b.T`, transpose copy, NCHW + NHWC). The iteration space
