@@ -1,0 +1,268 @@
+"""Tests of the differential suite itself (`differential.py --self-test`).
+
+A differential suite that cannot fail is worse than none: these tests show
+that every way a case can go wrong is reported as a failure (a mismatch, a
+case pw-run cannot run, a module pw-opt rejects, a crash), that the
+generator is deterministic and covers what it promises, and that the
+reducer shrinks a failure to its core while staying valid -- the reducer
+on fake predicates, so no compiler bug is needed to exercise it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+import tempfile
+import unittest
+
+import differential
+from differential import (CRASH, ERROR, INVALID, MISMATCH, PASS, Outcome,
+                          classify_pw_opt, classify_pw_run)
+from differential_case import (BIT_WIDTH, MemRefArg, Op, arg_sizes,
+                               arg_specs,
+                               case_features, check_case, render_module)
+from differential_generate import generate_case
+from differential_reduce import reduce_case
+
+TOOLS: differential.Tools | None = None   # set by run()
+
+
+def find_case(predicate, seed: int = 7, limit: int = 500,
+              known_issues: bool = False):
+    """The first generated case of `seed` with a property."""
+    for index in range(limit):
+        case = generate_case(seed, index, known_issues)
+        if predicate(case):
+            return case
+    raise AssertionError("no generated case has the property")
+
+
+def has_op(case, name: str) -> bool:
+    return any(op.name == name for m in case.maps for op in m.ops)
+
+
+def has_negative_stride(case) -> bool:
+    return any(isinstance(a, MemRefArg) and any(
+        t < 0 and s > 1 for s, t in zip(arg_sizes(case, a), a.strides))
+        for a in case.args)
+
+
+class ClassificationTest(unittest.TestCase):
+    """Only pw-run's explicit 'check passed' is a pass."""
+
+    def test_pass_needs_the_verdict_line(self):
+        self.assertEqual(classify_pw_run(
+            0, "check passed: optimized and reference lowerings agree", "")
+            .kind, PASS)
+        self.assertEqual(classify_pw_run(0, "", "").kind, ERROR)
+
+    def test_mismatch(self):
+        outcome = classify_pw_run(1, "", "  argument #0 element offset 3: 1 "
+                                  "(optimized) != 2 (reference)\npw-run: "
+                                  "check FAILED: the optimized lowering "
+                                  "differs from the reference\n")
+        self.assertEqual(outcome.kind, MISMATCH)
+        self.assertEqual(outcome.signature, MISMATCH)
+
+    def test_error_and_crash(self):
+        self.assertEqual(classify_pw_run(1, "", "pw-run: bad argument spec")
+                         .kind, ERROR)
+        self.assertEqual(classify_pw_run(-11, "", "").kind, CRASH)
+        self.assertEqual(classify_pw_run(134, "", "Assertion failed").kind,
+                         CRASH)
+        self.assertEqual(classify_pw_opt(1, "error: bad").kind, INVALID)
+        self.assertEqual(classify_pw_opt(0, "").kind, PASS)
+
+    def test_error_signature_ignores_numbers(self):
+        a = Outcome(ERROR, "pw-run: argument #3 (memref<4xf32>): size 4")
+        b = Outcome(ERROR, "pw-run: argument #1 (memref<2xf32>): size 2")
+        self.assertEqual(a.signature, b.signature)
+        self.assertNotEqual(a.signature, Outcome(CRASH, a.detail).signature)
+
+
+class GeneratorTest(unittest.TestCase):
+
+    def test_deterministic(self):
+        for index in range(20):
+            a, b = generate_case(11, index), generate_case(11, index)
+            self.assertEqual(render_module(a), render_module(b))
+            self.assertEqual(arg_specs(a), arg_specs(b))
+            self.assertEqual(a.seed, b.seed)
+        self.assertNotEqual(render_module(generate_case(11, 0)),
+                            render_module(generate_case(12, 0)))
+
+    def test_every_case_is_valid(self):
+        for index in range(300):
+            self.assertEqual(check_case(generate_case(3, index)), [])
+
+    def test_covers_what_it_promises(self):
+        seen = set()
+        for index in range(600):
+            seen |= case_features(generate_case(5, index))
+        wanted = {f"rank={r}" for r in range(7)}
+        wanted |= {f"type={t}" for t in ("i1", "i8", "i16", "i32", "i64",
+                                         "f16", "bf16", "f32", "f64")}
+        wanted |= {"size-0", "size-1", "bcast-leading", "bcast-static-1",
+                   "bcast-dynamic-1", "bcast-stride-0", "permuted", "stepped",
+                   "offset", "output-strided", "in-place", "multi-output",
+                   "scalar-input", "two-maps", "chained-maps",
+                   "layout=static", "layout=dynamic", "layout=mixed",
+                   "layout=identity"}
+        wanted |= {f"op={op}" for op in (
+            "addf", "subf", "mulf", "divf", "maximumf", "minimumf", "negf",
+            "select", "cmpf", "cmpi", "addi", "subi", "muli", "andi", "ori",
+            "xori", "shli", "extf", "truncf", "sitofp", "uitofp", "fptosi",
+            "extsi", "extui", "trunci", "index_cast", "exp", "sin", "cos",
+            "tanh", "sqrt", "absf", "fma")}
+        self.assertEqual(wanted - seen, set())
+
+    def test_known_issues_are_avoided_unless_asked(self):
+        avoided = [generate_case(5, i) for i in range(300)]
+        included = [generate_case(5, i, known_issues=True)
+                    for i in range(300)]
+        self.assertFalse(any(map(has_negative_stride, avoided)))
+        self.assertTrue(any(map(has_negative_stride, included)))
+
+    def test_unsafe_bodies_are_rejected(self):
+        case = find_case(lambda c: has_op(c, "arith.shli"))
+        m = next(m for m in case.maps
+                 if any(op.name == "arith.shli" for op in m.ops))
+        position, shift = next((i, op) for i, op in enumerate(m.ops)
+                               if op.name == "arith.shli")
+        width = BIT_WIDTH[shift.type]
+        m.ops.insert(position, Op("width", "arith.constant", [], shift.type,
+                                  "true" if width == 1 else str(width)))
+        shift.operands[1] = "width"                 # shift by the width
+        self.assertTrue(any("shift amount" in p for p in check_case(case)))
+
+
+class ReducerTest(unittest.TestCase):
+    """The reducer on fake predicates: what it keeps is exactly what the
+    predicate needs, and it never produces an invalid case."""
+
+    def reduce(self, case, predicate):
+        def checked(candidate):
+            self.assertEqual(check_case(candidate), [])
+            return predicate(candidate)
+        self.assertTrue(predicate(case))
+        reduced = reduce_case(case, checked, max_tests=2000)
+        self.assertTrue(predicate(reduced))
+        return reduced
+
+    def test_keeps_only_the_failing_op(self):
+        case = find_case(lambda c: has_op(c, "math.sin") and len(c.sizes) > 2)
+        reduced = self.reduce(case, lambda c: has_op(c, "math.sin"))
+        self.assertEqual(len(reduced.maps), 1)
+        self.assertEqual(len(reduced.maps[0].outputs), 1)
+        self.assertEqual(reduced.sizes, [])
+        real_ops = [op for op in reduced.maps[0].ops
+                    if op.name != "arith.constant"]
+        self.assertEqual([op.name for op in real_ops][-1:], ["math.sin"])
+        self.assertLessEqual(len(real_ops), 3)   # sin and casts feeding it
+
+    def test_keeps_only_the_failing_layout(self):
+        case = find_case(lambda c: has_negative_stride(c)
+                         and len(c.sizes) > 2, known_issues=True)
+        reduced = self.reduce(case, has_negative_stride)
+        self.assertEqual(len(reduced.sizes), 1)
+        self.assertEqual(reduced.sizes, [2])
+        self.assertLessEqual(len(reduced.args), 2)
+        self.assertLessEqual(sum(len(m.ops) for m in reduced.maps), 2)
+
+
+class ToolTest(unittest.TestCase):
+    """Through the real pw-opt and pw-run: broken cases fail, never pass."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.directory.name, "case.mlir")
+
+    def tearDown(self):
+        self.directory.cleanup()
+
+    def test_generated_case_passes(self):
+        outcome = differential.test_case(TOOLS, generate_case(1, 1),
+                                         self.path)
+        self.assertEqual(outcome.kind, PASS, outcome.detail)
+
+    def test_invalid_spec_is_an_error(self):
+        """A spec that contradicts the module (what a generator bug looks
+        like) must be an error, not a skipped or passed case."""
+        def static_stride(c):
+            return [a for a in c.args if isinstance(a, MemRefArg)
+                    and a.rank and a.static_strides[0]]
+        case = find_case(static_stride)
+        differential.test_case(TOOLS, case, self.path)   # writes the module
+        static_stride(case)[0].strides[0] += 1000       # now the spec lies
+        outcome = differential.execute(TOOLS, case, self.path)
+        self.assertEqual(outcome.kind, ERROR, outcome.detail)
+        self.assertIn("contradicts the type", outcome.detail)
+
+    def test_view_below_its_buffer_is_an_error(self):
+        case = find_case(lambda c: any(isinstance(a, MemRefArg)
+                                       for a in c.args))
+        arg = next(a for a in case.args if isinstance(a, MemRefArg))
+        arg.identity, arg.static_offset = False, False
+        differential.test_case(TOOLS, case, self.path)
+        arg.offset = -1000
+        outcome = differential.execute(TOOLS, case, self.path)
+        self.assertEqual(outcome.kind, ERROR, outcome.detail)
+        self.assertIn("before the start of its buffer", outcome.detail)
+
+    def test_module_that_does_not_verify_is_invalid(self):
+        case = generate_case(1, 0)
+        m = case.maps[0]
+        m.outputs.append(m.outputs[0])          # one buffer written twice
+        m.yields.append(m.yields[0])
+        outcome = differential.test_case(TOOLS, case, self.path)
+        self.assertEqual(outcome.kind, INVALID, outcome.detail)
+        self.assertIn("are the same buffer", outcome.detail)
+
+    def test_runner_fails_on_a_mismatch(self):
+        """End to end, with a stand-in pw-run that reports a mismatch: the
+        run fails and prints a reproducer."""
+        self.assertRunFails("echo 'pw-run: check FAILED: differs' >&2; "
+                            "exit 1", "mismatch")
+
+    def test_runner_fails_without_a_verdict(self):
+        self.assertRunFails("exit 0", "error")
+
+    def test_runner_fails_on_a_crash(self):
+        self.assertRunFails("kill -SEGV $$", "crash")
+
+    def test_runner_passes_real_cases(self):
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output):
+            status = differential.main([
+                "--pw-run", TOOLS.pw_run, "--pw-opt", TOOLS.pw_opt,
+                "--cases", "4", "--seed", "1"])
+        self.assertEqual(status, 0, output.getvalue())
+        self.assertIn("4 cases, 4 passed, 0 failed", output.getvalue())
+
+    def assertRunFails(self, script: str, kind: str):
+        fake = os.path.join(self.directory.name, "fake-pw-run")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\n{script}\n")
+        os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output):
+            status = differential.main([
+                "--pw-run", fake, "--pw-opt", TOOLS.pw_opt, "--cases", "2",
+                "--seed", "1", "--reduce", "0"])
+        text = output.getvalue()
+        self.assertEqual(status, 1, text)
+        self.assertIn(f"2 cases, 0 passed, 2 failed", text)
+        self.assertIn(f"==== {kind}: seed 1 case 0", text)
+        self.assertIn("// RUN: pw-run %s --entry "
+                      "case", text)
+
+
+def run(tools: differential.Tools) -> int:
+    global TOOLS
+    TOOLS = tools
+    suite = unittest.defaultTestLoader.loadTestsFromModule(
+        __import__(__name__))
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    return 0 if result.wasSuccessful() else 1
