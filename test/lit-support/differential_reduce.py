@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Callable, Iterator, Sequence
 
 from differential_case import (
-    Case, Map, MemRefArg, Op, canonical_strides, check_case, is_float,
-    refresh_identity_layouts)
+    Case, Map, MemRefArg, Op, arg_sizes, canonical_strides, check_case,
+    is_float, lowest_reach, refresh_identity_layouts)
 
 Candidate = tuple[str, Case]
 Predicate = Callable[[Case], bool]
@@ -227,6 +227,12 @@ def simplify_layout(case: Case, index: int) -> Iterator[Candidate]:
             [s for s in c.sizes[len(c.sizes) - arg.rank:]])
         c.args[index].offset = 0
         yield f"argument #{index}: no size-1 broadcast", c
+    lowest = lowest_reach(arg_sizes(case, arg), arg.strides, arg.offset)
+    if not arg.identity and lowest > 0:
+        c = case.clone()
+        c.args[index].offset -= lowest
+        yield (f"argument #{index}: offset {arg.offset} -> "
+               f"{arg.offset - lowest}", c)
     if not arg.identity:
         c = case.clone()
         a = c.args[index]

@@ -27,7 +27,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -36,6 +38,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 using namespace mlir;
 using namespace pointwise;
@@ -138,6 +141,20 @@ llvm::SmallDenseSet<unsigned> findOutputArguments(func::FuncOp entry) {
   return outputs;
 }
 
+/// LLVM lowers f64 to bf16 truncation to compiler-rt's __truncdfbf2, which
+/// Debian 12's libgcc lacks: the JIT gets this one (returned in the same
+/// register as a half).
+_Float16 truncateDoubleToBFloat(double value) {
+  llvm::APFloat converted(value);
+  bool losesInfo;
+  converted.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+  uint16_t bits = converted.bitcastToAPInt().getZExtValue();
+  _Float16 result;
+  std::memcpy(&result, &bits, sizeof(bits));
+  return result;
+}
+
 /// Lowers a copy of `module` with `pw-cpu-pipeline` and JIT-compiles it.
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 compile(ModuleOp module, StringRef entry, bool reference) {
@@ -159,7 +176,16 @@ compile(ModuleOp module, StringRef entry, bool reference) {
   ExecutionEngineOptions engineOptions;
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
   engineOptions.transformer = transformer;
-  return ExecutionEngine::create(*copy, engineOptions);
+  auto engine = ExecutionEngine::create(*copy, engineOptions);
+  if (engine)
+    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      symbols[interner("__truncdfbf2")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&truncateDoubleToBFloat),
+          llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
+  return engine;
 }
 
 llvm::Expected<std::vector<HostArgument>>

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 
@@ -95,31 +96,54 @@ void lowerToLoops(IRRewriter &rewriter, MapOp map) {
             : Value(arith::ConstantIndexOp::create(rewriter, loc, size)));
 
   SmallVector<std::optional<InputIndexing>> indexings;
-  for (Value input : map.getInputs())
-    indexings.push_back(
-        isa<MemRefType>(input.getType())
-            ? std::optional(planIndexing(rewriter, loc, input, iterationShape))
-            : std::nullopt);
+  SmallVector<std::optional<FlatView>> inputViews;
+  for (Value input : map.getInputs()) {
+    if (!isa<MemRefType>(input.getType())) {
+      indexings.push_back(std::nullopt);
+      inputViews.push_back(std::nullopt);
+      continue;
+    }
+    indexings.push_back(planIndexing(rewriter, loc, input, iterationShape));
+    inputViews.push_back(createFlatView(rewriter, loc, input));
+  }
+  SmallVector<FlatView> outputViews;
+  for (Value out : map.getOutputs())
+    outputViews.push_back(createFlatView(rewriter, loc, out));
+
+  // offset + sum(index * stride), without overflow flags: negative strides
+  // are fine.
+  auto elementOffset = [](OpBuilder &builder, Location at, const FlatView &view,
+                          ValueRange indices) {
+    Value offset = view.offset;
+    for (auto [index, stride] : llvm::zip(indices, view.strides))
+      offset = arith::AddIOp::create(
+          builder, at, offset,
+          arith::MulIOp::create(builder, at, index, stride));
+    return offset;
+  };
 
   scf::buildLoopNest(
       rewriter, loc, lowerBounds, upperBounds, steps,
       [&](OpBuilder &builder, Location nestedLoc, ValueRange inductionVars) {
         SmallVector<Value> values;
-        for (auto [input, indexing] : llvm::zip(map.getInputs(), indexings)) {
+        for (auto [input, indexing, view] :
+             llvm::zip(map.getInputs(), indexings, inputViews)) {
           if (!indexing) {
             values.push_back(input);
             continue;
           }
           SmallVector<Value> indices = getInputIndices(
               builder, nestedLoc, *indexing, inductionVars, zero);
-          values.push_back(
-              memref::LoadOp::create(builder, nestedLoc, input, indices));
+          values.push_back(memref::LoadOp::create(
+              builder, nestedLoc, view->flat,
+              elementOffset(builder, nestedLoc, *view, indices)));
         }
         SmallVector<Value> results =
             cloneBodyInOpMath(builder, nestedLoc, map, values);
-        for (auto [value, out] : llvm::zip(results, map.getOutputs()))
-          memref::StoreOp::create(builder, nestedLoc, value, out,
-                                  inductionVars);
+        for (auto [value, view] : llvm::zip(results, outputViews))
+          memref::StoreOp::create(
+              builder, nestedLoc, value, view.flat,
+              elementOffset(builder, nestedLoc, view, inductionVars));
       });
   rewriter.eraseOp(map);
 }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 #include "Pointwise/Layout/IndexWidth.h"
@@ -143,9 +144,6 @@ unsigned chooseIndexBitwidth(MapOp map) {
 /// Elements a thread of the linear strategy keeps in flight at most.
 constexpr int64_t kElementsInFlight = 16;
 
-/// The size claimed by flat views: larger than any buffer a layout reaches.
-constexpr int64_t kFlatViewElements = int64_t(1) << 40;
-
 /// A memref operand as kernels address it: a flat 1-D view of its buffer
 /// from the aligned pointer, its offset and strides in the index type.
 struct FlatOperand {
@@ -260,24 +258,13 @@ private:
 
 FlatOperand KernelEmitter::flatten(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
-  auto metadata =
-      memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  FlatView view = createFlatView(builder, loc, memref);
   FlatOperand operand;
   operand.elementType = type.getElementType();
-  operand.offset = toIndexType(getValueOrCreateConstantIndexOp(
-      builder, loc, metadata.getConstifiedMixedOffset()));
-  for (OpFoldResult stride : metadata.getConstifiedMixedStrides())
-    operand.strides.push_back(
-        toIndexType(getValueOrCreateConstantIndexOp(builder, loc, stride)));
-  // A static identity view from the aligned pointer: kernels get it as one
-  // bare pointer. Its size only has to bound the elements the layout
-  // reaches, which the kernel never exceeds.
-  auto flatType =
-      MemRefType::get({kFlatViewElements}, operand.elementType,
-                      MemRefLayoutAttrInterface(), type.getMemorySpace());
-  operand.flat = memref::ReinterpretCastOp::create(
-      builder, loc, flatType, memref, /*offset=*/0, {kFlatViewElements},
-      /*strides=*/{1});
+  operand.flat = view.flat;
+  operand.offset = toIndexType(view.offset);
+  for (Value stride : view.strides)
+    operand.strides.push_back(toIndexType(stride));
   int64_t lastStride =
       type.getRank() ? type.getStridesAndOffset().first.back() : 0;
   operand.lastStrideIsDynamic = ShapedType::isDynamic(lastStride);
@@ -540,10 +527,16 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
     for (auto [index, operand] : llvm::enumerate(outputs)) {
       Value offset = offsets[chunk][inputs.size() + index];
       if (!operand.vectorized) {
-        for (int64_t lane = 0; lane < vectorWidth; ++lane)
-          memref::StoreOp::create(
-              builder, loc, results[index][lane], operand.flat,
-              ValueRange{toIndex(lane ? add(offset, constant(lane)) : offset)});
+        // i1 outputs go element by element, along their own last stride
+        // (which the vector path's condition does not constrain).
+        for (int64_t lane = 0; lane < vectorWidth; ++lane) {
+          Value laneOffset =
+              lane ? add(offset, mul(constant(lane), operand.strides.back()))
+                   : offset;
+          memref::StoreOp::create(builder, loc, results[index][lane],
+                                  operand.flat,
+                                  ValueRange{toIndex(laneOffset)});
+        }
         continue;
       }
       auto type = VectorType::get({vectorWidth}, operand.elementType);
