@@ -739,18 +739,29 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
                     lessThan(add(firstL, l), sizeL));
   };
 
-  // Pass 1: consecutive threads read consecutive elements along the
-  // transposed dim, where the transposed inputs are contiguous.
-  {
-    OpBuilder::InsertionGuard pass(builder);
+  // One pass over the tile: a thread loop of 32 x 8 threads covering the
+  // 32 x 32 tile in 4 rows of threads; `emitElement(x, row)` emits the code
+  // for the thread's column `x` in one of its rows, guarded by `inBounds`.
+  auto emitTilePass = [&](bool rowsAlongP,
+                          llvm::function_ref<void(Value, Value)> emitElement) {
     Value thread = createThreadLoop(threads);
     Value x = remainder(thread, edge);
     Value y = divide(thread, edge);
     for (int64_t row = 0; row < kTileEdge; row += kTileRowsPerPass) {
-      Value l = add(y, constant(row));
-      auto guard = scf::IfOp::create(builder, loc, inBounds(x, l));
+      Value r = add(y, constant(row));
+      auto guard = scf::IfOp::create(
+          builder, loc, rowsAlongP ? inBounds(r, x) : inBounds(x, r));
       OpBuilder::InsertionGuard inside(builder);
       builder.setInsertionPointToStart(guard.thenBlock());
+      emitElement(x, r);
+    }
+  };
+
+  // Pass 1: consecutive threads read consecutive elements along the
+  // transposed dim, where the transposed inputs are contiguous.
+  {
+    OpBuilder::InsertionGuard pass(builder);
+    emitTilePass(/*rowsAlongP=*/false, [&](Value x, Value l) {
       for (auto [index, tile] : llvm::enumerate(tiles)) {
         if (!tile)
           continue;
@@ -758,18 +769,11 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
         memref::StoreOp::create(builder, loc, value, tile,
                                 ValueRange{toIndex(l), toIndex(x)});
       }
-    }
+    });
   }
   // Pass 2, after the whole tile is staged: consecutive threads handle
   // consecutive elements along the last dim, where outputs are contiguous.
-  Value thread = createThreadLoop(threads);
-  Value x = remainder(thread, edge);
-  Value y = divide(thread, edge);
-  for (int64_t row = 0; row < kTileEdge; row += kTileRowsPerPass) {
-    Value p = add(y, constant(row));
-    auto guard = scf::IfOp::create(builder, loc, inBounds(p, x));
-    OpBuilder::InsertionGuard inside(builder);
-    builder.setInsertionPointToStart(guard.thenBlock());
+  emitTilePass(/*rowsAlongP=*/true, [&](Value x, Value p) {
     SmallVector<Value> values;
     for (auto [index, operand] : llvm::enumerate(inputs)) {
       if (!operand.flat)
@@ -785,7 +789,7 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
       memref::StoreOp::create(
           builder, loc, results[index], operand.flat,
           ValueRange{toIndex(offsetOf(inputs.size() + index, p, x))});
-  }
+  });
 }
 
 struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
