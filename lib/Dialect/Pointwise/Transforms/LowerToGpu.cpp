@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -32,8 +33,6 @@ using namespace pointwise;
 
 namespace {
 
-constexpr StringLiteral kStrategyAttr = "pointwise.strategy";
-
 bool isMappedTo(scf::ParallelOp loop, gpu::Processor processor) {
   auto mapping = loop->getAttrOfType<ArrayAttr>("mapping");
   if (!mapping || mapping.size() != 1)
@@ -41,8 +40,6 @@ bool isMappedTo(scf::ParallelOp loop, gpu::Processor processor) {
   auto dim = dyn_cast<gpu::ParallelLoopDimMappingAttr>(mapping[0]);
   return dim && dim.getProcessor() == processor;
 }
-
-constexpr StringLiteral kBlockLocalAttr = "pointwise.block_local";
 
 /// The block-local buffers (pw-tile allocates them before the block loop)
 /// the block loop uses.
@@ -52,8 +49,8 @@ SmallVector<memref::AllocaOp> getBlockLocalBuffers(scf::ParallelOp blocks) {
   blocks.walk([&](Operation *op) {
     for (Value operand : op->getOperands())
       if (auto alloca = operand.getDefiningOp<memref::AllocaOp>())
-        if (alloca->hasAttr(kBlockLocalAttr) && !blocks->isAncestor(alloca) &&
-            seen.insert(alloca).second)
+        if (alloca->hasAttr(kBlockLocalAttrName) &&
+            !blocks->isAncestor(alloca) && seen.insert(alloca).second)
           buffers.push_back(alloca);
   });
   return buffers;
@@ -95,8 +92,8 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
   Value blockDim = arith::ConstantIndexOp::create(rewriter, loc, *blockSize);
   auto launch = gpu::LaunchOp::create(rewriter, loc, blocks.getUpperBound()[0],
                                       one, one, blockDim, one, one);
-  if (auto strategy = blocks->getAttr(kStrategyAttr))
-    launch->setAttr(kStrategyAttr, strategy);
+  if (auto strategy = blocks->getAttr(kStrategyAttrName))
+    launch->setAttr(kStrategyAttrName, strategy);
 
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
@@ -152,7 +149,7 @@ struct LowerToGpuPass
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> blockLoops;
     getOperation()->walk([&](scf::ParallelOp loop) {
-      if (loop->hasAttr(kStrategyAttr) &&
+      if (loop->hasAttr(kStrategyAttrName) &&
           isMappedTo(loop, gpu::Processor::BlockX))
         blockLoops.push_back(loop);
     });

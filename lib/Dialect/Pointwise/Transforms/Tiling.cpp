@@ -14,6 +14,7 @@
 #include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 #include "Pointwise/Layout/IndexWidth.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,9 +54,6 @@ StringRef getStrategyName(Strategy strategy) {
 /// one pass of a 32 x 8 thread block covers.
 constexpr int64_t kTileEdge = 32;
 constexpr int64_t kTileRowsPerPass = 8;
-
-/// Marks a buffer of the tiled form that every block has its own copy of.
-constexpr StringLiteral kBlockLocalAttr = "pointwise.block_local";
 
 /// The static strides of a memref operand, or nothing for a scalar.
 std::optional<SmallVector<int64_t>> getStaticStrides(Value value) {
@@ -218,6 +216,9 @@ private:
   Value bothTrue(Value a, Value b) {
     return arith::AndIOp::create(builder, loc, a, b);
   }
+  /// A loop from 0 to `upperBound` mapped to `processor`, with the
+  /// insertion point moved into it.
+  scf::ParallelOp createMappedLoop(Value upperBound, gpu::Processor processor);
   /// A block loop over `grid` with a strategy, and the insertion point in it.
   scf::ParallelOp createBlockLoop(Value grid, Strategy strategy);
   /// A thread loop over `threads` at the insertion point, which moves into
@@ -619,34 +620,32 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   emitScalarSteps(constant(0));
 }
 
-scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy) {
+scf::ParallelOp KernelEmitter::createMappedLoop(Value upperBound,
+                                                gpu::Processor processor) {
   MLIRContext *context = builder.getContext();
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  auto blocks = scf::ParallelOp::create(builder, loc, ValueRange{zero},
-                                        ValueRange{grid}, ValueRange{one});
+  auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                      ValueRange{upperBound}, ValueRange{one});
   auto identity = AffineMap::getMultiDimIdentityMap(1, context);
-  blocks->setAttr("mapping",
-                  builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
-                      context, gpu::Processor::BlockX, identity, identity)));
-  blocks->setAttr("pointwise.strategy",
+  loop->setAttr("mapping",
+                builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
+                    context, processor, identity, identity)));
+  builder.setInsertionPointToStart(loop.getBody());
+  return loop;
+}
+
+scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy) {
+  scf::ParallelOp blocks = createMappedLoop(grid, gpu::Processor::BlockX);
+  blocks->setAttr(kStrategyAttrName,
                   builder.getStringAttr(getStrategyName(strategy)));
-  builder.setInsertionPointToStart(blocks.getBody());
   return blocks;
 }
 
 Value KernelEmitter::createThreadLoop(int64_t threads) {
-  MLIRContext *context = builder.getContext();
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  Value count = arith::ConstantIndexOp::create(builder, loc, threads);
-  auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
-                                      ValueRange{count}, ValueRange{one});
-  auto identity = AffineMap::getMultiDimIdentityMap(1, context);
-  loop->setAttr("mapping",
-                builder.getArrayAttr(gpu::ParallelLoopDimMappingAttr::get(
-                    context, gpu::Processor::ThreadX, identity, identity)));
-  builder.setInsertionPointToStart(loop.getBody());
+  scf::ParallelOp loop =
+      createMappedLoop(arith::ConstantIndexOp::create(builder, loc, threads),
+                       gpu::Processor::ThreadX);
   return toIndexType(loop.getInductionVars()[0]);
 }
 
@@ -687,7 +686,7 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
     auto tile = memref::AllocaOp::create(
         builder, loc,
         MemRefType::get({kTileEdge, kTileEdge + 1}, inputs[index].elementType));
-    tile->setAttr(kBlockLocalAttr, builder.getUnitAttr());
+    tile->setAttr(kBlockLocalAttrName, builder.getUnitAttr());
     tiles[index] = tile;
   }
   scf::ParallelOp blocks = createBlockLoop(grid, Strategy::Transpose);

@@ -1,0 +1,29 @@
+//===- TiledForm.h - What pw-tile and pw-lower-to-gpu agree on -*- C++ -*-===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// pw-tile writes a map as a block-mapped scf.parallel holding thread-mapped
+// scf.parallel loops; pw-lower-to-gpu reads that form back. These are the
+// attributes both sides agree on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POINTWISE_DIALECT_POINTWISE_TRANSFORMS_TILEDFORM_H
+#define POINTWISE_DIALECT_POINTWISE_TRANSFORMS_TILEDFORM_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace pointwise {
+
+/// On a block loop: the strategy pw-tile chose (linear, transpose, general).
+constexpr llvm::StringLiteral kStrategyAttrName = "pointwise.strategy";
+
+/// On a memref.alloca before a block loop: every block has its own copy
+/// (workgroup memory on the GPU).
+constexpr llvm::StringLiteral kBlockLocalAttrName = "pointwise.block_local";
+
+} // namespace pointwise
+
+#endif // POINTWISE_DIALECT_POINTWISE_TRANSFORMS_TILEDFORM_H
