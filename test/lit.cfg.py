@@ -30,7 +30,8 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.pointwise_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst("pw-opt", unresolved="fatal"),
-         ToolSubst("pw-run", unresolved="fatal")]
+         ToolSubst("pw-run", unresolved="fatal"),
+         ToolSubst("pw-compile", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas assembles every PTX the GPU tests produce. CI sets

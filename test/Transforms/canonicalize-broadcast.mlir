@@ -110,3 +110,22 @@ func.func @size_zero_iteration_space(%a: memref<1x4xf16>, %c: memref<0x4xf16>) {
   }
   return
 }
+
+// Under pointwise.broadcast_resolved (a kernel family's variants: the runtime
+// has already broadcast every operand to the iteration shape), dynamic sizes
+// are kept and the static unit stride stays static.
+// CHECK-LABEL: func @broadcast_resolved_by_the_caller
+// CHECK-NOT: arith.select
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: pointwise.map ins(%arg0 : memref<?x?xf32, strided<[1, ?], offset: ?>>)
+func.func @broadcast_resolved_by_the_caller(
+    %x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
+    %y: memref<?x?xf32, strided<[?, 1], offset: ?>>)
+    attributes {pointwise.broadcast_resolved} {
+  pointwise.map ins(%x : memref<?x?xf32, strided<[1, ?], offset: ?>>)
+                outs(%y : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -95,9 +96,12 @@ enum class DimRewrite {
   BroadcastIfSizeOne, // dynamic size: stride 0 when it is 1 at run time
 };
 
+/// `resolved`: the caller guarantees that dynamic sizes equal the iteration
+/// sizes (see `kBroadcastResolvedAttrName`).
 SmallVector<DimRewrite> planRewrite(MemRefType type,
                                     ArrayRef<OpFoldResult> knownSizes,
-                                    const IterationSizes &iteration) {
+                                    const IterationSizes &iteration,
+                                    bool resolved) {
   unsigned leading = iteration.rank() - type.getRank();
   SmallVector<DimRewrite> plan(leading, DimRewrite::Broadcast);
   for (auto [dim, size] : llvm::enumerate(type.getShape())) {
@@ -110,7 +114,8 @@ SmallVector<DimRewrite> planRewrite(MemRefType type,
                                                      : DimRewrite::Keep);
       continue;
     }
-    plan.push_back(iteration.isKnownEqual(knownSizes[dim], iterationDim)
+    plan.push_back(resolved ||
+                           iteration.isKnownEqual(knownSizes[dim], iterationDim)
                        ? DimRewrite::Keep
                        : DimRewrite::BroadcastIfSizeOne);
   }
@@ -210,13 +215,18 @@ struct CanonicalizeBroadcastPass
     IRRewriter rewriter(&getContext());
     getOperation()->walk([&](MapOp map) {
       IterationSizes iteration(map);
+      bool resolved = false;
+      for (Operation *owner = map->getParentOp(); owner && !resolved;
+           owner = owner->getParentOp())
+        resolved = owner->hasAttr(kBroadcastResolvedAttrName);
       rewriter.setInsertionPoint(map);
       for (OpOperand &operand : map.getInputsMutable()) {
         auto type = dyn_cast<MemRefType>(operand.get().getType());
         if (!type)
           continue;
         SmallVector<OpFoldResult> knownSizes = getKnownSizes(operand.get());
-        SmallVector<DimRewrite> plan = planRewrite(type, knownSizes, iteration);
+        SmallVector<DimRewrite> plan =
+            planRewrite(type, knownSizes, iteration, resolved);
         if (llvm::all_of(plan,
                          [](DimRewrite r) { return r == DimRewrite::Keep; }))
           continue;

@@ -133,6 +133,8 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   GpuToLLVMConversionPassOptions host;
   host.kernelBarePtrCallConv = true;
   pm.addPass(createGpuToLLVMConversionPass(host));
+  if (options.launchOnCurrentStream)
+    pm.addPass(createLaunchOnCurrentStreamPass());
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.cudaPath.empty() ? findCudaToolkit()
                                                 : std::string(options.cudaPath);

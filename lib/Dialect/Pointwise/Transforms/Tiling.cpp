@@ -13,9 +13,11 @@
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 #include "Pointwise/Layout/IndexWidth.h"
+#include "Pointwise/Layout/TransposeDetection.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -63,26 +65,27 @@ std::optional<SmallVector<int64_t>> getStaticStrides(Value value) {
   return type.getStridesAndOffset().first;
 }
 
-/// The dim the transpose strategy tiles together with the last one: the
-/// first input that is contiguous along another dim than the last, while
-/// the outputs are contiguous along the last. Nothing when no input
-/// disagrees with the outputs on the fastest dim.
+static_assert(layout::kUnknownStride == ShapedType::kDynamic,
+              "the layout library and MLIR mark unknown strides alike");
+
+/// The dim the transpose strategy tiles together with the last one, by the
+/// layout library's rule on the static strides (unknown ones never count as
+/// 1). Nothing when no input disagrees with the outputs on the fastest dim.
 std::optional<int64_t> findTransposedDim(MapOp map) {
-  int64_t rank = map.getIterationShape().size();
-  if (rank < 2)
-    return std::nullopt;
-  for (Value output : map.getOutputs())
-    if (getStaticStrides(output)->back() != 1)
-      return std::nullopt;
-  for (Value input : map.getInputs()) {
-    std::optional<SmallVector<int64_t>> strides = getStaticStrides(input);
-    if (!strides || strides->back() == 1 || strides->back() == 0)
-      continue;
-    for (int64_t dim = 0; dim < rank - 1; ++dim)
-      if ((*strides)[dim] == 1)
-        return dim;
+  std::vector<std::vector<int64_t>> strides;
+  for (Value operand : llvm::concat<Value>(map.getOutputs(), map.getInputs())) {
+    std::optional<SmallVector<int64_t>> operandStrides =
+        getStaticStrides(operand);
+    strides.emplace_back();
+    if (operandStrides)
+      strides.back().assign(operandStrides->begin(), operandStrides->end());
   }
-  return std::nullopt;
+  std::optional<layout::TransposedInput> transposed =
+      layout::findTransposedInput(strides, map.getOutputs().size(),
+                                  map.getIterationShape().size());
+  if (!transposed)
+    return std::nullopt;
+  return transposed->dim;
 }
 
 /// Bytes an element of `type` occupies in memory (i1 is stored as a byte).
@@ -791,6 +794,41 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
   });
 }
 
+/// The nearest enclosing overrides of `strategy` and `indexBitwidth`,
+/// checked like the options.
+LogicalResult applyOverrides(MapOp map, std::string &strategy,
+                             unsigned &indexBitwidth) {
+  for (Operation *owner = map->getParentOp(); owner;
+       owner = owner->getParentOp()) {
+    if (Attribute attr = owner->getAttr(kTileStrategyAttrName)) {
+      auto name = dyn_cast<StringAttr>(attr);
+      if (!name ||
+          !llvm::is_contained(
+              ArrayRef<StringRef>{"auto", "linear", "transpose", "general"},
+              name.getValue()))
+        return owner->emitOpError()
+               << kTileStrategyAttrName
+               << " must be \"auto\", \"linear\", \"transpose\" or "
+                  "\"general\"";
+      strategy = name.str();
+      break;
+    }
+  }
+  for (Operation *owner = map->getParentOp(); owner;
+       owner = owner->getParentOp()) {
+    if (Attribute attr = owner->getAttr(kTileIndexBitwidthAttrName)) {
+      auto bits = dyn_cast<IntegerAttr>(attr);
+      if (!bits ||
+          !llvm::is_contained(ArrayRef<int64_t>{0, 32, 64}, bits.getInt()))
+        return owner->emitOpError() << kTileIndexBitwidthAttrName
+                                    << " must be the integer 0, 32 or 64";
+      indexBitwidth = bits.getInt();
+      break;
+    }
+  }
+  return success();
+}
+
 struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
   using TilePassBase::TilePassBase;
 
@@ -818,6 +856,10 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
     getOperation()->walk([&](MapOp map) { maps.push_back(map); });
     IRRewriter rewriter(&getContext());
     for (MapOp map : maps) {
+      std::string strategy = this->strategy;
+      unsigned indexBitwidth = this->indexBitwidth;
+      if (failed(applyOverrides(map, strategy, indexBitwidth)))
+        return signalPassFailure();
       Strategy chosen = chooseStrategy(map);
       if (strategy == "general") {
         chosen = Strategy::General;

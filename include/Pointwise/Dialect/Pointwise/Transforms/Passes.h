@@ -1,5 +1,4 @@
-//===- Passes.h - Passes on pointwise.map -------------------------*- C++
-//-*-===//
+//===- Passes.h - Passes on pointwise.map ----------------------*- C++ -*-===//
 //
 // Part of the pointwise project.
 //
@@ -100,6 +99,12 @@ struct GpuPipelineOptions
       *this, "unroll",
       llvm::cl::desc("Independent accesses per thread and operand"),
       llvm::cl::init(4)};
+  Option<bool> launchOnCurrentStream{
+      *this, "launch-on-current-stream",
+      llvm::cl::desc("Launch asynchronously on the runtime's current stream "
+                     "(pwGetStream) instead of on a stream created, "
+                     "synchronized and destroyed per launch"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the whole GPU path, from `pointwise.map` to a `gpu.binary` and host

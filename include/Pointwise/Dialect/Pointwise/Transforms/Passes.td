@@ -45,6 +45,12 @@ def CanonicalizeBroadcastPass : Pass<"pw-canonicalize-broadcast"> {
     A dynamic size that is neither 1 nor the iteration size is a user error
     the pass cannot see; the runtime's layout check reports it before a
     kernel runs.
+
+    Under an op with the unit attribute `pointwise.broadcast_resolved`, the
+    caller guarantees that dynamic sizes already equal the iteration sizes
+    (the runtime's dispatch resolves broadcasting into stride-0 dims before
+    it calls a kernel family's variant): those dims are kept, and static
+    strides stay static.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
@@ -173,6 +179,11 @@ def TilePass : Pass<"pw-tile"> {
 
     The scalar body is cloned once per element; f16 and bf16 values are
     computed in f32 and rounded once when stored.
+
+    An enclosing op (usually the function) can override two options for the
+    maps inside it with the attributes `pointwise.tile_strategy` (a string)
+    and `pointwise.tile_index_bitwidth` (an integer); `pw-compile` uses them
+    to build a family of variants of one function in a single pass run.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
@@ -214,6 +225,22 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
     each element is read before the same thread writes it.)
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def LaunchOnCurrentStreamPass
+    : Pass<"pw-launch-on-current-stream", "::mlir::ModuleOp"> {
+  let summary = "Makes host launches asynchronous on the runtime's current "
+                "stream";
+  let description = [{
+    Runs after `gpu-to-llvm`. Every `gpu.launch_func` without a stream gets
+    the stream returned by the runtime's `pwGetStream()` (the calling
+    thread's current stream, see `docs/Runtime.md`) as its async object.
+    The translation to LLVM IR then launches on that stream and returns at
+    once, instead of creating a stream, synchronizing and destroying it at
+    every launch. This is how `pw-compile` and `pw-run --target=cuda` build
+    host code: a call costs one driver launch, like a PyTorch operator.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,217 @@
+/*===- Runtime.h - The pointwise CUDA runtime's C API -------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the pointwise project.                                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * The C API of libPointwiseRuntime: devices, memory, streams, modules and
+ * launches through the CUDA driver, which is loaded at run time (dlopen of
+ * libcuda.so.1), and the launch of kernel families that pw-compile emits,
+ * with the layout analysis and rank dispatch done per call.
+ *
+ * Every function returns a pwStatus. On failure, pwGetLastErrorMessage()
+ * returns a message for the calling thread's last failed call. No function
+ * aborts the process on bad input.
+ *
+ * Compiled code (pw-compile output and pw-run's JIT) launches on the calling
+ * thread's current stream (pwSetStream), asynchronously, like the operators of
+ * PyTorch. The default current stream is the legacy default stream (NULL).
+ */
+#ifndef POINTWISE_RUNTIME_RUNTIME_H
+#define POINTWISE_RUNTIME_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The library is built with hidden visibility; these are its exports. */
+#if defined(__GNUC__)
+#define PW_RUNTIME_API __attribute__((visibility("default")))
+#else
+#define PW_RUNTIME_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pwStatus {
+  PW_SUCCESS = 0,
+  /* A null pointer, a bad size or another argument the caller got wrong. */
+  PW_ERROR_INVALID_VALUE = 1,
+  /* libcuda.so.1 could not be loaded, or lacks a needed entry point. */
+  PW_ERROR_NO_DRIVER = 2,
+  /* The driver loaded, but there is no (such) CUDA device. */
+  PW_ERROR_NO_DEVICE = 3,
+  /* A CUDA driver call failed; the message names the call and the error. */
+  PW_ERROR_DRIVER = 4,
+  /* Operands that do not broadcast, outputs that overlap other operands,
+   * misaligned or null data for non-empty operands. */
+  PW_ERROR_LAYOUT = 5,
+  /* No kernel variant or function of that name. */
+  PW_ERROR_NOT_FOUND = 6,
+  PW_ERROR_OUT_OF_MEMORY = 7,
+} pwStatus;
+
+/* A static name of `status` ("PW_ERROR_LAYOUT"). */
+PW_RUNTIME_API const char *pwGetStatusName(pwStatus status);
+/* The message of the calling thread's last failed call ("" if none). The
+ * pointer stays valid until the thread's next failing call. */
+PW_RUNTIME_API const char *pwGetLastErrorMessage(void);
+/* The mgpu* functions that compiled code calls return no status: a failure
+ * there becomes the calling thread's pending error (the first one is kept).
+ * This returns it and clears it (PW_SUCCESS if none); its message is then
+ * pwGetLastErrorMessage(). pwFamilyLaunch does this itself. */
+PW_RUNTIME_API pwStatus pwTakePendingError(void);
+
+/*===------------------------------ Devices -------------------------------===*/
+
+/* Loads the driver and counts devices; 0 devices is PW_SUCCESS. */
+PW_RUNTIME_API pwStatus pwGetDeviceCount(int *count);
+/* Makes `device`'s primary context current on the calling thread; later calls
+ * on other threads use the same device. Without a call, the first use picks
+ * the context current on the thread, else device 0 (or $POINTWISE_DEVICE). */
+PW_RUNTIME_API pwStatus pwSetDevice(int device);
+/* The device's name, NUL-terminated, truncated to `size` bytes. */
+PW_RUNTIME_API pwStatus pwGetDeviceName(int device, char *name, size_t size);
+/* "sm_90" for compute capability 9.0. */
+PW_RUNTIME_API pwStatus pwGetDeviceArch(int device, char *arch, size_t size);
+PW_RUNTIME_API pwStatus pwDeviceSynchronize(void);
+
+/*===------------------------------ Memory --------------------------------===*/
+
+/* Copies and sets are ordered on the calling thread's current stream
+ * (pwGetStream) and complete before they return. Zero bytes do nothing. */
+PW_RUNTIME_API pwStatus pwMalloc(void **pointer, size_t bytes);
+PW_RUNTIME_API pwStatus pwFree(void *pointer);
+PW_RUNTIME_API pwStatus pwMemcpyHostToDevice(void *device, const void *host, size_t bytes);
+PW_RUNTIME_API pwStatus pwMemcpyDeviceToHost(void *host, const void *device, size_t bytes);
+PW_RUNTIME_API pwStatus pwMemcpyDeviceToDevice(void *to, const void *from, size_t bytes);
+PW_RUNTIME_API pwStatus pwMemsetBytes(void *device, unsigned char value, size_t bytes);
+
+/*===------------------------------ Streams -------------------------------===*/
+
+typedef struct pwStreamOpaque *pwStream; /* a CUstream */
+typedef struct pwEventOpaque *pwEvent;   /* a CUevent */
+
+PW_RUNTIME_API pwStatus pwStreamCreate(pwStream *stream);
+PW_RUNTIME_API pwStatus pwStreamDestroy(pwStream stream);
+PW_RUNTIME_API pwStatus pwStreamSynchronize(pwStream stream);
+/* The stream compiled code launches on, per thread; NULL is the legacy
+ * default stream. Streams of other CUDA users (a PyTorch stream's
+ * cuda_stream) are accepted as they are. */
+PW_RUNTIME_API void pwSetStream(pwStream stream);
+PW_RUNTIME_API pwStream pwGetStream(void);
+
+PW_RUNTIME_API pwStatus pwEventCreate(pwEvent *event);
+PW_RUNTIME_API pwStatus pwEventDestroy(pwEvent event);
+PW_RUNTIME_API pwStatus pwEventRecord(pwEvent event, pwStream stream);
+PW_RUNTIME_API pwStatus pwEventSynchronize(pwEvent event);
+PW_RUNTIME_API pwStatus pwEventElapsedMilliseconds(float *milliseconds, pwEvent start,
+                                    pwEvent end);
+
+/*===--------------------------- Modules, launch --------------------------===*/
+
+typedef struct pwModuleOpaque *pwModule;
+typedef struct pwFunctionOpaque *pwFunction; /* a CUfunction */
+
+/* `image` is PTX text (NUL-terminated; `size` may count the NUL or not), a
+ * cubin or a fatbin. The driver compiles PTX for the device. */
+PW_RUNTIME_API pwStatus pwModuleLoad(pwModule *module, const void *image, size_t size);
+PW_RUNTIME_API pwStatus pwModuleUnload(pwModule module);
+PW_RUNTIME_API pwStatus pwModuleGetFunction(pwFunction *function, pwModule module,
+                             const char *name);
+PW_RUNTIME_API pwStatus pwLaunchKernel(pwFunction function, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned sharedMemoryBytes,
+                        pwStream stream, void **parameters);
+
+/*===--------------------------- Kernel families --------------------------===*/
+
+/* The start of a memref descriptor of rank `r` as MLIR lays it out: allocated
+ * and aligned pointers and offset, followed in memory by r int64_t sizes and
+ * r int64_t strides (elements). */
+typedef struct pwMemRefDescriptor {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+} pwMemRefDescriptor;
+
+/* Element type codes of family operands. */
+typedef enum pwElementType {
+  PW_I1 = 0,
+  PW_I8 = 1,
+  PW_I16 = 2,
+  PW_I32 = 3,
+  PW_I64 = 4,
+  PW_F16 = 5,
+  PW_BF16 = 6,
+  PW_F32 = 7,
+  PW_F64 = 8,
+} pwElementType;
+
+/* Kinds of family arguments. */
+enum {
+  PW_ARGUMENT_SCALAR = 0,
+  PW_ARGUMENT_MEMREF = 1,
+};
+
+/* One argument of the function a family was compiled from. */
+typedef struct pwFamilyArgument {
+  int32_t kind;        /* PW_ARGUMENT_* */
+  int32_t elementType; /* pwElementType: of the memref, or the scalar */
+  int32_t rank;        /* memrefs: the declared rank */
+  int32_t reserved;
+  /* memrefs: the declared sizes, -1 for dynamic ones (rank entries) */
+  const int64_t *staticSizes;
+} pwFamilyArgument;
+
+/* Strategies of variants (pw-tile's). */
+enum {
+  PW_STRATEGY_LINEAR = 0,
+  PW_STRATEGY_TRANSPOSE = 1,
+};
+
+/* One compiled variant: every memref operand has rank `rank` and dynamic
+ * sizes, strides and offset, except that a transpose variant has stride 1
+ * along the last dim of every output, and along dim rank - 2 of argument
+ * `transposedArgument`. `entry(args)` launches it: args[i] is the rank-`rank`
+ * descriptor of memref argument i, or points to scalar argument i. */
+typedef struct pwVariant {
+  int32_t rank;
+  int32_t indexBitwidth; /* 32 or 64 */
+  int32_t strategy;      /* PW_STRATEGY_* */
+  int32_t transposedArgument;
+  void (*entry)(void **args);
+} pwVariant;
+
+/* What pw-compile emits per function (`pw_family_<name>`): its arguments, the
+ * map's outputs and inputs as argument indices (outputs first; a scalar
+ * input's index is that of a scalar argument), and the variants. */
+typedef struct pwFamily {
+  const char *name;
+  int32_t numArguments;
+  int32_t numOutputs;
+  int32_t numInputs;
+  int32_t numVariants;
+  const pwFamilyArgument *arguments;
+  const int32_t *outputs;
+  const int32_t *inputs;
+  const pwVariant *variants;
+} pwFamily;
+
+/* Launches `family` on the current stream: args[i] is a pointer to memref
+ * argument i's descriptor (of its declared rank), or to scalar argument i.
+ * Checks the layout (broadcasting, output overlap, null or misaligned data),
+ * coalesces, picks the variant by coalesced rank, index width and strategy,
+ * and launches it. Empty outputs launch nothing. */
+PW_RUNTIME_API pwStatus pwFamilyLaunch(const pwFamily *family, void **args);
+
+/* What the last pwFamilyLaunch on this thread chose (for tests and tools):
+ * the variant's index in family->variants, -1 if nothing was launched. */
+PW_RUNTIME_API int pwGetLastVariant(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POINTWISE_RUNTIME_RUNTIME_H */

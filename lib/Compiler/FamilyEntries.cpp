@@ -1,0 +1,289 @@
+//===- FamilyEntries.cpp - Packed entries and family tables in LLVM IR ----===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// After translation, each variant is an LLVM function with MLIR's expanded
+// memref arguments. This file adds what the runtime calls: a packed entry per
+// variant (`void(void **args)`, args[i] the rank-r descriptor of memref
+// argument i or the address of scalar argument i), the `pw_family_<name>`
+// table laid out as `pwFamily` (include/Pointwise/Runtime/Runtime.h), and the
+// C entry point `<name>` that takes descriptors and scalars and calls
+// `pwFamilyLaunch`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Compiler/Family.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace pointwise;
+
+namespace {
+
+/// Offsets inside a memref descriptor: two pointers, the offset, then sizes
+/// and strides, all 8 bytes.
+constexpr uint64_t kOffsetField = 16;
+constexpr uint64_t kSizesField = 24;
+
+llvm::Value *loadField(llvm::IRBuilder<> &builder, llvm::Type *type,
+                       llvm::Value *base, uint64_t byteOffset) {
+  llvm::Value *address =
+      builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), base, byteOffset);
+  return builder.CreateAlignedLoad(type, address, llvm::Align(8));
+}
+
+/// `void <variant>_entry(ptr args)`: unpacks args and calls the variant.
+llvm::Function *createPackedEntry(llvm::Module &module,
+                                  const FamilySpec &family,
+                                  const FamilyVariant &variant,
+                                  std::string &error) {
+  llvm::Function *callee = module.getFunction(variant.function);
+  if (!callee) {
+    error = "variant function '" + variant.function + "' vanished in lowering";
+    return nullptr;
+  }
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {pointer}, /*isVarArg=*/false);
+  auto *entry = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                       variant.function + "_entry", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", entry));
+  llvm::Value *args = entry->getArg(0);
+  llvm::SmallVector<llvm::Value *> operands;
+  llvm::Type *i64 = builder.getInt64Ty();
+  for (auto [index, argument] : llvm::enumerate(family.arguments)) {
+    llvm::Value *slot = builder.CreateAlignedLoad(
+        pointer, builder.CreateConstInBoundsGEP1_64(pointer, args, index),
+        llvm::Align(8));
+    if (!argument.isMemRef) {
+      if (operands.size() >= callee->arg_size())
+        break;
+      operands.push_back(
+          builder.CreateLoad(callee->getArg(operands.size())->getType(), slot));
+      continue;
+    }
+    operands.push_back(loadField(builder, pointer, slot, 0));
+    operands.push_back(loadField(builder, pointer, slot, 8));
+    operands.push_back(loadField(builder, i64, slot, kOffsetField));
+    for (int64_t dim = 0; dim < 2 * variant.rank; ++dim)
+      operands.push_back(loadField(builder, i64, slot, kSizesField + 8 * dim));
+  }
+  if (operands.size() != callee->arg_size()) {
+    error = "variant function '" + variant.function + "' takes " +
+            std::to_string(callee->arg_size()) + " parameters, expected " +
+            std::to_string(operands.size());
+    return nullptr;
+  }
+  builder.CreateCall(callee, operands);
+  builder.CreateRetVoid();
+  callee->setLinkage(llvm::GlobalValue::InternalLinkage);
+  return entry;
+}
+
+llvm::Constant *createPrivateArray(llvm::Module &module, llvm::Type *element,
+                                   llvm::ArrayRef<llvm::Constant *> values,
+                                   const llvm::Twine &name) {
+  auto *type = llvm::ArrayType::get(element, values.size());
+  auto *global = new llvm::GlobalVariable(
+      module, type, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(type, values), name);
+  global->setAlignment(llvm::Align(8));
+  return global;
+}
+
+llvm::Constant *createIndexArray(llvm::Module &module,
+                                 llvm::ArrayRef<int32_t> values,
+                                 const llvm::Twine &name) {
+  llvm::SmallVector<llvm::Constant *> constants;
+  llvm::Type *i32 = llvm::Type::getInt32Ty(module.getContext());
+  for (int32_t value : values)
+    constants.push_back(llvm::ConstantInt::getSigned(i32, value));
+  return createPrivateArray(module, i32, constants, name);
+}
+
+/// `pw_family_<name>`, a `pwFamily`.
+llvm::GlobalVariable *
+createFamilyTable(llvm::Module &module, const FamilySpec &family,
+                  llvm::ArrayRef<llvm::Function *> entries) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  auto i32Value = [&](int64_t value) {
+    return llvm::ConstantInt::getSigned(i32, value);
+  };
+  std::string prefix = "pw_family_" + family.name;
+
+  // pwFamilyArgument {i32 kind, i32 elementType, i32 rank, i32 reserved,
+  // ptr staticSizes}.
+  auto *argumentType =
+      llvm::StructType::get(context, {i32, i32, i32, i32, pointer});
+  llvm::SmallVector<llvm::Constant *> arguments;
+  for (auto [index, argument] : llvm::enumerate(family.arguments)) {
+    llvm::Constant *sizes =
+        llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(context));
+    if (argument.isMemRef && !argument.staticSizes.empty()) {
+      llvm::SmallVector<llvm::Constant *> values;
+      for (int64_t size : argument.staticSizes)
+        values.push_back(llvm::ConstantInt::getSigned(i64, size));
+      sizes = createPrivateArray(module, i64, values,
+                                 prefix + ".sizes" + llvm::Twine(index));
+    }
+    arguments.push_back(llvm::ConstantStruct::get(
+        argumentType,
+        {i32Value(argument.isMemRef ? 1 : 0), i32Value(argument.elementType),
+         i32Value(argument.rank), i32Value(0), sizes}));
+  }
+  // pwVariant {i32 rank, i32 indexBitwidth, i32 strategy, i32
+  // transposedArgument, ptr entry}.
+  auto *variantType =
+      llvm::StructType::get(context, {i32, i32, i32, i32, pointer});
+  llvm::SmallVector<llvm::Constant *> variants;
+  for (auto [variant, entry] : llvm::zip_equal(family.variants, entries))
+    variants.push_back(llvm::ConstantStruct::get(
+        variantType, {i32Value(variant.rank), i32Value(variant.indexBitwidth),
+                      i32Value(variant.transpose ? 1 : 0),
+                      i32Value(variant.transposedArgument), entry}));
+
+  llvm::Constant *name =
+      llvm::ConstantDataArray::getString(context, family.name);
+  auto *nameGlobal = new llvm::GlobalVariable(module, name->getType(), true,
+                                              llvm::GlobalValue::PrivateLinkage,
+                                              name, prefix + ".name");
+  // pwFamily {ptr name, i32 numArguments, i32 numOutputs, i32 numInputs, i32
+  // numVariants, ptr arguments, ptr outputs, ptr inputs, ptr variants}.
+  auto *familyType =
+      llvm::StructType::get(context, {pointer, i32, i32, i32, i32, pointer,
+                                      pointer, pointer, pointer});
+  llvm::Constant *table = llvm::ConstantStruct::get(
+      familyType,
+      {nameGlobal, i32Value(family.arguments.size()),
+       i32Value(family.outputs.size()), i32Value(family.inputs.size()),
+       i32Value(family.variants.size()),
+       createPrivateArray(module, argumentType, arguments,
+                          prefix + ".arguments"),
+       createIndexArray(module, family.outputs, prefix + ".outputs"),
+       createIndexArray(module, family.inputs, prefix + ".inputs"),
+       createPrivateArray(module, variantType, variants,
+                          prefix + ".variants")});
+  auto *global = new llvm::GlobalVariable(module, familyType, true,
+                                          llvm::GlobalValue::ExternalLinkage,
+                                          table, prefix);
+  global->setAlignment(llvm::Align(8));
+  return global;
+}
+
+/// `i32 <name>(descriptors and scalars)`: the C entry point.
+bool createCEntry(llvm::Module &module, const FamilySpec &family,
+                  llvm::GlobalVariable *table,
+                  llvm::ArrayRef<llvm::Type *> scalarTypes,
+                  std::string &error) {
+  if (module.getNamedValue(family.name)) {
+    error = "the symbol '" + family.name + "' is already defined";
+    return false;
+  }
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  llvm::SmallVector<llvm::Type *> parameters;
+  for (auto [argument, scalar] : llvm::zip_equal(family.arguments, scalarTypes))
+    parameters.push_back(argument.isMemRef ? pointer : scalar);
+  auto *type = llvm::FunctionType::get(i32, parameters, false);
+  auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                       family.name, module);
+  llvm::FunctionCallee launch = module.getOrInsertFunction(
+      "pwFamilyLaunch",
+      llvm::FunctionType::get(i32, {pointer, pointer}, false));
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", entry));
+  llvm::Value *args = builder.CreateAlloca(
+      pointer, builder.getInt64(family.arguments.size()), "args");
+  for (auto [index, argument] : llvm::enumerate(family.arguments)) {
+    llvm::Value *value = entry->getArg(index);
+    if (!argument.isMemRef) {
+      if (value->getType()->isIntegerTy(1))
+        entry->addParamAttr(index, llvm::Attribute::ZExt);
+      llvm::Value *slot = builder.CreateAlloca(value->getType());
+      builder.CreateStore(value, slot);
+      value = slot;
+    }
+    builder.CreateStore(
+        value, builder.CreateConstInBoundsGEP1_64(pointer, args, index));
+  }
+  builder.CreateRet(builder.CreateCall(launch, {table, args}));
+  return true;
+}
+
+} // namespace
+
+mlir::LogicalResult
+pointwise::addFamilyEntries(llvm::Module &module,
+                            llvm::ArrayRef<FamilySpec> families,
+                            std::string &error) {
+  for (const FamilySpec &family : families) {
+    llvm::SmallVector<llvm::Function *> entries;
+    for (const FamilyVariant &variant : family.variants) {
+      llvm::Function *entry = createPackedEntry(module, family, variant, error);
+      if (!entry)
+        return mlir::failure();
+      entries.push_back(entry);
+    }
+    // The scalar parameter types, from any variant (they all agree).
+    llvm::SmallVector<llvm::Type *> scalarTypes;
+    llvm::Function *first = module.getFunction(family.variants[0].function);
+    unsigned parameter = 0;
+    for (const FamilyArgument &argument : family.arguments) {
+      if (argument.isMemRef) {
+        scalarTypes.push_back(nullptr);
+        parameter += 3 + 2 * family.variants[0].rank;
+        continue;
+      }
+      scalarTypes.push_back(first->getArg(parameter++)->getType());
+    }
+    llvm::GlobalVariable *table = createFamilyTable(module, family, entries);
+    if (!createCEntry(module, family, table, scalarTypes, error))
+      return mlir::failure();
+  }
+  return mlir::success();
+}
+
+std::unique_ptr<llvm::Module> pointwise::compileFamilies(
+    mlir::ModuleOp module, llvm::LLVMContext &context,
+    const FamilyOptions &options, std::vector<FamilySpec> &families,
+    const std::function<void(llvm::StringRef)> &progress) {
+  auto report = [&](const llvm::Twine &line) {
+    if (progress)
+      progress(line.str());
+  };
+  mlir::FailureOr<std::vector<FamilySpec>> built =
+      buildFamilyVariants(module, options);
+  if (mlir::failed(built))
+    return nullptr;
+  families = std::move(*built);
+  size_t variants = 0;
+  for (const FamilySpec &family : families)
+    variants += family.variants.size();
+  report("pw-compile: " + llvm::Twine(families.size()) + " famil" +
+         (families.size() == 1 ? "y" : "ies") + ", " + llvm::Twine(variants) +
+         " variants; generating GPU code for " + options.chip + " ...");
+  if (mlir::failed(lowerFamilies(module, options)))
+    return nullptr;
+  report("pw-compile: translating host code");
+  std::unique_ptr<llvm::Module> translated =
+      mlir::translateModuleToLLVMIR(module, context);
+  if (!translated) {
+    module.emitError("translation to LLVM IR failed");
+    return nullptr;
+  }
+  std::string error;
+  if (mlir::failed(addFamilyEntries(*translated, families, error))) {
+    module.emitError() << "pw-compile: " << error;
+    return nullptr;
+  }
+  return translated;
+}

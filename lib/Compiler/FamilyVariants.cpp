@@ -1,0 +1,256 @@
+//===- FamilyVariants.cpp - A function's rank-specialized variants --------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Compiler/Family.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace pointwise;
+
+int32_t pointwise::getElementTypeCode(Type type) {
+  if (type.isInteger(1))
+    return 0;
+  if (type.isInteger(8))
+    return 1;
+  if (type.isInteger(16))
+    return 2;
+  if (type.isInteger(32))
+    return 3;
+  if (type.isInteger(64))
+    return 4;
+  if (type.isF16())
+    return 5;
+  if (type.isBF16())
+    return 6;
+  if (type.isF32())
+    return 7;
+  if (type.isF64())
+    return 8;
+  return -1;
+}
+
+namespace {
+
+/// The argument index of `value` in `function`, or -1.
+int32_t getArgumentIndex(func::FuncOp function, Value value) {
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument || argument.getOwner() != &function.getBody().front())
+    return -1;
+  return argument.getArgNumber();
+}
+
+/// Describes `function` (which holds `map`) as a family, or reports why it
+/// cannot be one.
+FailureOr<FamilySpec> describeFamily(func::FuncOp function, MapOp map) {
+  FamilySpec spec;
+  spec.name = function.getName().str();
+  if (function.getNumResults() != 0)
+    return function.emitOpError(
+        "returns values; a kernel family writes its results into output "
+        "memrefs and returns nothing");
+  for (BlockArgument argument : function.getArguments()) {
+    FamilyArgument described;
+    Type type = argument.getType();
+    auto memref = dyn_cast<MemRefType>(type);
+    Type element = memref ? memref.getElementType() : type;
+    described.elementType = getElementTypeCode(element);
+    if (described.elementType < 0)
+      return function.emitOpError()
+             << "argument #" << argument.getArgNumber() << " has type " << type
+             << "; families take memrefs and scalars of i1, i8, i16, i32, "
+                "i64, f16, bf16, f32 or f64";
+    if (memref) {
+      described.isMemRef = true;
+      described.rank = memref.getRank();
+      for (int64_t size : memref.getShape())
+        described.staticSizes.push_back(ShapedType::isDynamic(size) ? -1
+                                                                    : size);
+      for (Operation *user : argument.getUsers())
+        if (user != map.getOperation())
+          return function.emitOpError()
+                 << "uses memref argument #" << argument.getArgNumber()
+                 << " outside its pointwise.map; a family's memrefs may only "
+                    "be the map's operands";
+    }
+    spec.arguments.push_back(std::move(described));
+  }
+  for (Value output : map.getOutputs()) {
+    int32_t index = getArgumentIndex(function, output);
+    if (index < 0)
+      return map.emitOpError("has an output that is not an argument of the "
+                             "function; pw-compile needs every output to be "
+                             "one");
+    spec.outputs.push_back(index);
+  }
+  for (Value input : map.getInputs()) {
+    int32_t index = getArgumentIndex(function, input);
+    if (index >= 0) {
+      spec.inputs.push_back(index);
+      continue;
+    }
+    if (isa<MemRefType>(input.getType()))
+      return map.emitOpError("has a memref input that is not an argument of "
+                             "the function; pw-compile needs every memref "
+                             "operand to be one");
+  }
+  return spec;
+}
+
+/// The memref type of a variant's argument: `rank` dynamic sizes and
+/// strides, dynamic offset, except for the strides fixed at 1 in `unitDims`.
+MemRefType getVariantType(MemRefType original, int64_t rank,
+                          ArrayRef<int64_t> unitDims) {
+  SmallVector<int64_t> sizes(rank, ShapedType::kDynamic);
+  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+  for (int64_t dim : unitDims)
+    strides[dim] = 1;
+  auto layout = StridedLayoutAttr::get(original.getContext(),
+                                       ShapedType::kDynamic, strides);
+  return MemRefType::get(sizes, original.getElementType(), layout,
+                         original.getMemorySpace());
+}
+
+/// Clones `function` as variant `variant` of `spec` at the end of `module`.
+void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
+                FamilyVariant &variant) {
+  variant.function =
+      spec.name + "__r" + std::to_string(variant.rank) + "_i" +
+      std::to_string(variant.indexBitwidth) +
+      (variant.transpose
+           ? "_transpose" + std::to_string(variant.transposedArgument)
+           : "_linear");
+  func::FuncOp clone = function.clone();
+  clone.setName(variant.function);
+  clone.setPublic();
+  clone->removeAttr("llvm.emit_c_interface");
+  Block &body = clone.getBody().front();
+  SmallVector<Type> argumentTypes;
+  for (BlockArgument argument : body.getArguments()) {
+    auto memref = dyn_cast<MemRefType>(argument.getType());
+    if (!memref) {
+      argumentTypes.push_back(argument.getType());
+      continue;
+    }
+    SmallVector<int64_t> unitDims;
+    int32_t index = argument.getArgNumber();
+    if (variant.transpose) {
+      if (llvm::is_contained(spec.outputs, index))
+        unitDims.push_back(variant.rank - 1);
+      else if (index == variant.transposedArgument)
+        unitDims.push_back(variant.rank - 2);
+    }
+    argument.setType(getVariantType(memref, variant.rank, unitDims));
+    argumentTypes.push_back(argument.getType());
+  }
+  clone.setType(FunctionType::get(module.getContext(), argumentTypes, {}));
+  Builder builder(module.getContext());
+  clone->setAttr(kBroadcastResolvedAttrName, builder.getUnitAttr());
+  clone->setAttr(
+      kTileStrategyAttrName,
+      builder.getStringAttr(variant.transpose ? "transpose" : "linear"));
+  clone->setAttr(kTileIndexBitwidthAttrName,
+                 builder.getI64IntegerAttr(variant.indexBitwidth));
+  module.push_back(clone);
+}
+
+} // namespace
+
+FailureOr<std::vector<FamilySpec>>
+pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
+  for (unsigned bits : options.indexBitwidths)
+    if (bits != 32 && bits != 64)
+      return module.emitError()
+             << "index bitwidths must be 32 or 64, got " << bits;
+  if (options.indexBitwidths.empty())
+    return module.emitError("no index bitwidth to build variants for");
+
+  std::vector<FamilySpec> families;
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  for (const std::string &name : options.functions)
+    if (!module.lookupSymbol<func::FuncOp>(name))
+      return module.emitError() << "no function named '" << name << "'";
+  for (func::FuncOp function : functions) {
+    if (function.isExternal())
+      continue;
+    if (!options.functions.empty() &&
+        !llvm::is_contained(options.functions, function.getName()))
+      continue;
+    SmallVector<MapOp> maps;
+    function.walk([&](MapOp map) { maps.push_back(map); });
+    if (maps.empty()) {
+      if (!options.functions.empty())
+        return function.emitOpError("holds no pointwise.map");
+      continue;
+    }
+    if (maps.size() > 1)
+      return function.emitOpError()
+             << "holds " << maps.size()
+             << " pointwise.map ops; a family is one map: put each map in "
+                "its own function";
+    FailureOr<FamilySpec> spec = describeFamily(function, maps.front());
+    if (failed(spec))
+      return failure();
+
+    // The iteration rank is the outputs' rank; coalescing never raises it.
+    auto outputType = cast<MemRefType>(maps.front().getOutputs()[0].getType());
+    int64_t maxRank = std::max<int64_t>(1, outputType.getRank());
+    for (int64_t rank = 1; rank <= maxRank; ++rank) {
+      for (unsigned bits : options.indexBitwidths) {
+        FamilyVariant linear;
+        linear.rank = rank;
+        linear.indexBitwidth = bits;
+        spec->variants.push_back(linear);
+        if (!options.transposeVariants || rank < 2)
+          continue;
+        for (int32_t input : spec->inputs) {
+          if (!spec->arguments[input].isMemRef ||
+              llvm::is_contained(spec->outputs, input))
+            continue;
+          FamilyVariant transpose = linear;
+          transpose.transpose = true;
+          transpose.transposedArgument = input;
+          // One variant per argument, even when it is read twice.
+          if (llvm::any_of(spec->variants, [&](const FamilyVariant &other) {
+                return other.transpose && other.rank == rank &&
+                       other.indexBitwidth == bits &&
+                       other.transposedArgument == input;
+              }))
+            continue;
+          spec->variants.push_back(transpose);
+        }
+      }
+    }
+    for (FamilyVariant &variant : spec->variants)
+      addVariant(module, function, *spec, variant);
+    function.erase();
+    families.push_back(std::move(*spec));
+  }
+  if (families.empty())
+    return module.emitError("no function holding a pointwise.map to compile");
+  return families;
+}
+
+LogicalResult pointwise::lowerFamilies(ModuleOp module,
+                                       const FamilyOptions &options) {
+  PassManager pm(module.getContext());
+  GpuPipelineOptions pipeline;
+  pipeline.chip = options.chip;
+  pipeline.format = options.format;
+  pipeline.cudaPath = options.cudaPath;
+  pipeline.optLevel = options.optLevel;
+  pipeline.blockSize = options.blockSize;
+  pipeline.vectorBytes = options.vectorBytes;
+  pipeline.unroll = options.unroll;
+  pipeline.launchOnCurrentStream = true;
+  buildGpuPipeline(pm, pipeline);
+  return pm.run(module);
+}

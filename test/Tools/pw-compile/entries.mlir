@@ -1,0 +1,45 @@
+// The host code of a family: a packed entry per variant, the pw_family_<name>
+// table (a pwFamily of Runtime.h) and the C entry point that calls
+// pwFamilyLaunch; the launches go on the runtime's current stream.
+// RUN: pw-compile %s -o %t.ll --quiet --index-bitwidths=64
+// RUN: FileCheck %s < %t.ll
+// RUN: pw-compile %s -o %t.o --quiet --index-bitwidths=64
+// RUN: nm %t.o | FileCheck %s --check-prefix=SYMBOLS
+
+// The table: name, 4 arguments, 1 output, 3 inputs, 3 variants (64-bit
+// indices only).
+// CHECK-DAG: @pw_family_scale.name = private constant [6 x i8] c"scale\00"
+// CHECK-DAG: @pw_family_scale.sizes0 = private constant [2 x i64] [i64 -1, i64 8]
+// The arguments: {kind, element type, rank, 0, static sizes}; i1 is type 0.
+// CHECK-DAG: @pw_family_scale.arguments = private constant [4 x { i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, ptr } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_scale.sizes0 }, { i32, i32, i32, i32, ptr } { i32 0, i32 7, i32 0, i32 0, ptr null }, { i32, i32, i32, i32, ptr } zeroinitializer, { i32, i32, i32, i32, ptr } { i32 1, i32 5, i32 2, i32 0, ptr @pw_family_scale.sizes3 }]
+// CHECK-DAG: @pw_family_scale.outputs = private constant [1 x i32] [i32 3]
+// CHECK-DAG: @pw_family_scale.inputs = private constant [3 x i32] [i32 0, i32 1, i32 2]
+// The variants: {rank, index bitwidth, strategy, transposed argument, entry}.
+// CHECK-DAG: @pw_family_scale.variants = private constant [3 x { i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, ptr } { i32 1, i32 64, i32 0, i32 -1, ptr @scale__r1_i64_linear_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 0, i32 -1, ptr @scale__r2_i64_linear_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 1, i32 0, ptr @scale__r2_i64_transpose0_entry }
+// CHECK-DAG: @pw_family_scale = constant { ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr } { ptr @pw_family_scale.name, i32 4, i32 1, i32 3, i32 3,
+// CHECK-DAG: call ptr @pwGetStream()
+// CHECK-DAG: call void @mgpuLaunchKernel(
+
+// The C entry: descriptors by pointer, scalars by value (i1 zero-extended).
+// CHECK-LABEL: define i32 @scale(ptr %0, float %1, i1 zeroext %2, ptr %3)
+// CHECK: call i32 @pwFamilyLaunch(ptr nonnull @pw_family_scale,
+
+// SYMBOLS-DAG: T scale
+// SYMBOLS-DAG: D pw_family_scale
+// SYMBOLS-DAG: U pwFamilyLaunch
+// SYMBOLS-DAG: U pwGetStream
+// SYMBOLS-DAG: U mgpuModuleLoad
+
+func.func @scale(%x: memref<?x8xf32, strided<[?, ?], offset: ?>>, %s: f32,
+                 %negate: i1, %y: memref<?x8xf16>) {
+  pointwise.map ins(%x, %s, %negate : memref<?x8xf32, strided<[?, ?], offset: ?>>, f32, i1)
+                outs(%y : memref<?x8xf16>) {
+  ^bb0(%a: f32, %b: f32, %n: i1):
+    %p = arith.mulf %a, %b : f32
+    %m = arith.negf %p : f32
+    %r = arith.select %n, %m, %p : f32
+    %h = arith.truncf %r : f32 to f16
+    pointwise.yield %h : f16
+  }
+  return
+}

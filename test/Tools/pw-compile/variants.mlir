@@ -1,0 +1,45 @@
+// pw-compile turns a function into a family of variants: every memref at one
+// rank (1 .. the iteration rank), dynamic sizes, strides and offset, per
+// index bitwidth; transpose variants fix stride 1 along the outputs' last
+// dim and along dim rank-2 of one input.
+// RUN: pw-compile %s -o %t.mlir --quiet
+// RUN: FileCheck %s < %t.mlir
+// RUN: pw-compile %s -o %t.few.mlir --quiet --no-transpose --index-bitwidths=64
+// RUN: FileCheck %s --check-prefix=FEW < %t.few.mlir
+
+// CHECK-NOT: func.func @axpy(
+// CHECK-LABEL: func.func @axpy__r1_i32_linear(
+// CHECK-SAME: %{{.*}}: memref<?xf32, strided<[?], offset: ?>>, %{{.*}}: memref<?xf32, strided<[?], offset: ?>>, %{{.*}}: f32, %{{.*}}: memref<?xf32, strided<[?], offset: ?>>)
+// CHECK-SAME: pointwise.broadcast_resolved, pointwise.tile_index_bitwidth = 32 : i64, pointwise.tile_strategy = "linear"
+// CHECK: pointwise.map
+// CHECK-LABEL: func.func @axpy__r1_i64_linear(
+// CHECK-SAME: pointwise.tile_index_bitwidth = 64 : i64
+// CHECK-LABEL: func.func @axpy__r2_i32_linear(
+// CHECK-SAME: memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-LABEL: func.func @axpy__r2_i32_transpose0(
+// CHECK-SAME: %{{.*}}: memref<?x?xf32, strided<[1, ?], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}}: f32, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>)
+// CHECK-SAME: pointwise.tile_strategy = "transpose"
+// CHECK-LABEL: func.func @axpy__r2_i32_transpose1(
+// CHECK-SAME: %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[1, ?], offset: ?>>, %{{.*}}: f32, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>)
+// CHECK-LABEL: func.func @axpy__r2_i64_linear(
+// CHECK-LABEL: func.func @axpy__r2_i64_transpose0(
+// CHECK-LABEL: func.func @axpy__r2_i64_transpose1(
+// CHECK-NOT: func.func
+
+// FEW-COUNT-2: func.func @axpy__r{{[12]}}_i64_linear(
+// FEW-NOT: func.func
+
+// A row vector b broadcast over a 2-D a: all variants take b at rank 2 (the
+// runtime passes it with a stride-0 dim).
+func.func @axpy(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                %b: memref<?xf32>, %alpha: f32, %c: memref<?x?xf32>) {
+  pointwise.map ins(%a, %b, %alpha : memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                                     memref<?xf32>, f32)
+                outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %s: f32):
+    %0 = arith.mulf %y, %s : f32
+    %1 = arith.addf %x, %0 : f32
+    pointwise.yield %1 : f32
+  }
+  return
+}

@@ -1,0 +1,67 @@
+// pw-tile's options overridden per function by attributes (how pw-compile
+// builds the variants of a family in one pipeline run).
+// RUN: pw-opt %s --split-input-file --verify-diagnostics --pw-tile | FileCheck %s
+
+// CHECK-LABEL: func.func @general32
+// CHECK: arith.index_cast {{.*}} : index to i32
+// CHECK: pointwise.strategy = "general"
+func.func @general32(%x: memref<?xf32>, %y: memref<?xf32>)
+    attributes {pointwise.tile_strategy = "general",
+                pointwise.tile_index_bitwidth = 32 : i64} {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// The pass options apply where no attribute says otherwise.
+// CHECK-LABEL: func.func @defaults
+// CHECK-NOT: i32
+// CHECK: pointwise.strategy = "linear"
+func.func @defaults(%x: memref<?xf32>, %y: memref<?xf32>) {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// A transpose override where the static strides allow it.
+// CHECK-LABEL: func.func @transpose
+// CHECK: memref.alloca() {pointwise.block_local} : memref<32x33xf32>
+// CHECK: pointwise.strategy = "transpose"
+func.func @transpose(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
+                     %y: memref<?x?xf32, strided<[?, 1], offset: ?>>)
+    attributes {pointwise.tile_strategy = "transpose"} {
+  pointwise.map ins(%x : memref<?x?xf32, strided<[1, ?], offset: ?>>)
+                outs(%y : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pointwise.tile_strategy must be "auto", "linear", "transpose" or "general"}}
+func.func @bad_strategy(%x: memref<?xf32>, %y: memref<?xf32>)
+    attributes {pointwise.tile_strategy = "diagonal"} {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pointwise.tile_index_bitwidth must be the integer 0, 32 or 64}}
+func.func @bad_bitwidth(%x: memref<?xf32>, %y: memref<?xf32>)
+    attributes {pointwise.tile_index_bitwidth = 16 : i64} {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}

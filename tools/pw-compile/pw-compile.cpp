@@ -1,0 +1,265 @@
+//===- pw-compile.cpp - Ahead-of-time compilation of kernel families ------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles every function holding a pointwise.map into a kernel family
+// (include/Pointwise/Compiler/Family.h): GPU binaries embedded in host code,
+// a `pw_family_<name>` table and a C entry point `<name>` per function. The
+// output depends only on libPointwiseRuntime:
+//
+//   pw-compile kernels.mlir -o kernels.so     shared library (links the
+//                                             runtime with an $ORIGIN rpath)
+//   pw-compile kernels.mlir -o kernels.o      relocatable object
+//   pw-compile kernels.mlir -o kernels.ll     host LLVM IR
+//   pw-compile kernels.mlir -o variants.mlir  the variants, before lowering
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Compiler/Family.h"
+#include "Pointwise/InitAllDialects.h"
+#include "Pointwise/InitAllPasses.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace pointwise;
+
+namespace {
+
+llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                         llvm::cl::desc("<input .mlir>"),
+                                         llvm::cl::init("-"));
+llvm::cl::opt<std::string>
+    outputFilename("o", llvm::cl::Required,
+                   llvm::cl::desc("Output: .so (shared library), .o (object), "
+                                  ".ll (host LLVM IR) or .mlir (the variants, "
+                                  "before lowering)"),
+                   llvm::cl::value_desc("file"));
+llvm::cl::list<std::string>
+    functions("function", llvm::cl::desc("Compile only this function "
+                                         "(repeatable; default: every "
+                                         "function holding a map)"));
+llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU architecture"),
+                                llvm::cl::init("sm_90"));
+llvm::cl::opt<std::string>
+    format("format",
+           llvm::cl::desc("Embedded GPU code: fatbin (cubin + PTX), bin "
+                          "(cubin) or isa (PTX, compiled by the driver)"),
+           llvm::cl::init("fatbin"));
+llvm::cl::opt<std::string>
+    cudaPath("cuda-path",
+             llvm::cl::desc("CUDA toolkit (default: $CUDA_HOME or "
+                            "/usr/local/cuda)"),
+             llvm::cl::init(""));
+llvm::cl::list<unsigned>
+    indexBitwidths("index-bitwidths", llvm::cl::CommaSeparated,
+                   llvm::cl::desc("Index variants to build (default 32,64)"));
+llvm::cl::opt<bool>
+    noTranspose("no-transpose",
+                llvm::cl::desc("Build no transpose (shared-memory tile) "
+                               "variants"));
+llvm::cl::opt<int64_t> blockSize("block-size",
+                                 llvm::cl::desc("Threads per block"),
+                                 llvm::cl::init(128));
+llvm::cl::opt<int64_t> unroll("unroll",
+                              llvm::cl::desc("Accesses per thread and operand"),
+                              llvm::cl::init(4));
+llvm::cl::opt<std::string>
+    runtimeDir("runtime-dir",
+               llvm::cl::desc("Directory of libPointwiseRuntime.so for .so "
+                              "outputs (default: ../lib next to pw-compile)"),
+               llvm::cl::init(""));
+llvm::cl::opt<bool> quiet("quiet", llvm::cl::desc("No progress lines"));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "pw-compile: " << message << "\n";
+  return 1;
+}
+
+/// An x86-64 (host) target machine producing position-independent code that
+/// runs on any CPU of the host's architecture.
+std::unique_ptr<llvm::TargetMachine>
+createHostTargetMachine(std::string &error) {
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::TargetOptions options;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, "generic", "", options, llvm::Reloc::PIC_));
+}
+
+/// The directory that holds libPointwiseRuntime.so: --runtime-dir, or the
+/// build/install layout bin/../lib.
+std::string findRuntimeDir(const char *argv0) {
+  if (!runtimeDir.empty())
+    return runtimeDir;
+  std::string self =
+      llvm::sys::fs::getMainExecutable(argv0, (void *)&findRuntimeDir);
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(dir, "..", "lib");
+  return std::string(dir);
+}
+
+int linkSharedLibrary(llvm::StringRef object, llvm::StringRef output,
+                      const std::string &runtime) {
+  llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("c++");
+  if (!linker)
+    linker = llvm::sys::findProgramByName("cc");
+  if (!linker)
+    return fail("no C/C++ compiler driver (c++ or cc) in PATH to link a "
+                "shared library; write a .o instead");
+  llvm::SmallString<256> library(runtime);
+  llvm::sys::path::append(library, "libPointwiseRuntime.so");
+  if (!llvm::sys::fs::exists(library))
+    return fail("cannot find " + library +
+                " (build the PointwiseRuntime target or pass --runtime-dir)");
+  std::string rpath = "-Wl,-rpath,$ORIGIN";
+  std::string libraryDir = "-L" + runtime;
+  llvm::SmallVector<llvm::StringRef> args = {*linker,
+                                             "-shared",
+                                             "-o",
+                                             output,
+                                             object,
+                                             libraryDir,
+                                             "-lPointwiseRuntime",
+                                             rpath};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
+                                         &message);
+  if (status != 0)
+    return fail(
+        "linking " + output + " failed: " +
+        (message.empty() ? "exit status " + std::to_string(status) : message));
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "pointwise ahead-of-time compiler: kernel families compiled per rank\n");
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  llvm::StringRef extension = llvm::sys::path::extension(outputFilename);
+  if (extension != ".so" && extension != ".o" && extension != ".ll" &&
+      extension != ".mlir")
+    return fail("the output must end in .so, .o, .ll or .mlir, got '" +
+                outputFilename + "'");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  std::string error;
+  auto file = openInputFile(inputFilename, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  FamilyOptions options;
+  options.chip = chip;
+  options.format = format;
+  options.cudaPath = cudaPath;
+  options.blockSize = blockSize;
+  options.unroll = unroll;
+  options.transposeVariants = !noTranspose;
+  options.functions.assign(functions.begin(), functions.end());
+  if (!indexBitwidths.empty())
+    options.indexBitwidths.assign(indexBitwidths.begin(), indexBitwidths.end());
+
+  if (extension == ".mlir") {
+    if (failed(buildFamilyVariants(*module, options)))
+      return 1;
+    auto output = openOutputFile(outputFilename, &error);
+    if (!output)
+      return fail(error);
+    module->print(output->os());
+    output->keep();
+    return 0;
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::vector<FamilySpec> families;
+  auto progress = [](llvm::StringRef line) {
+    if (!quiet)
+      llvm::errs() << line << "\n";
+  };
+  std::unique_ptr<llvm::Module> host =
+      compileFamilies(*module, llvmContext, options, families, progress);
+  if (!host)
+    return 1;
+
+  std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);
+  if (!machine)
+    return fail("no host target: " + error);
+  host->setTargetTriple(machine->getTargetTriple());
+  host->setDataLayout(machine->createDataLayout());
+  auto optimize = makeOptimizingTransformer(2, 0, machine.get());
+  if (llvm::Error err = optimize(host.get()))
+    return fail("optimizing host code: " + llvm::toString(std::move(err)));
+
+  if (extension == ".ll") {
+    auto output = openOutputFile(outputFilename, &error);
+    if (!output)
+      return fail(error);
+    host->print(output->os(), nullptr);
+    output->keep();
+    return 0;
+  }
+
+  llvm::SmallString<256> object(outputFilename);
+  if (extension == ".so") {
+    int fd;
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("pw-compile", "o", fd, object))
+      return fail("cannot create a temporary object file: " + ec.message());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
+  {
+    auto output = openOutputFile(object, &error);
+    if (!output)
+      return fail(error);
+    llvm::legacy::PassManager passes;
+    if (machine->addPassesToEmitFile(passes, output->os(), nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return fail("the host target cannot emit object files");
+    passes.run(*host);
+    output->keep();
+  }
+  if (extension == ".o")
+    return 0;
+  int status =
+      linkSharedLibrary(object, outputFilename, findRuntimeDir(argv[0]));
+  llvm::sys::fs::remove(object);
+  if (status == 0 && !quiet)
+    llvm::errs() << "pw-compile: wrote " << outputFilename << "\n";
+  return status;
+}
