@@ -45,3 +45,26 @@ if ptxas:
     config.substitutions.append(("%ptxas", ptxas))
 elif os.environ.get("POINTWISE_REQUIRE_PTXAS") == "1":
     lit_config.fatal("ptxas not found (set CUDA_HOME); the GPU tests need it")
+
+# `cuda`: the runtime finds a driver and at least one device. Asked through
+# libPointwiseRuntime itself, in a child process so that a broken driver
+# cannot take lit down.
+def _count_cuda_devices():
+    import subprocess
+    import sys
+    library = os.path.join(config.pointwise_obj_root, "lib",
+                           "libPointwiseRuntime.so")
+    probe = ("import ctypes, sys\n"
+             "lib = ctypes.CDLL(sys.argv[1])\n"
+             "count = ctypes.c_int(0)\n"
+             "print(count.value if lib.pwGetDeviceCount(ctypes.byref(count)) "
+             "== 0 else 0)\n")
+    try:
+        result = subprocess.run([sys.executable, "-c", probe, library],
+                                capture_output=True, text=True, timeout=60)
+        return int(result.stdout.strip() or 0)
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return 0
+
+if _count_cuda_devices() > 0:
+    config.available_features.add("cuda")

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -321,17 +322,36 @@ std::string HostArgument::describe() const {
   return text;
 }
 
+double HostArgument::readAsDouble(int64_t bufferIndex) const {
+  uint64_t bits = 0;
+  std::memcpy(&bits, elements() + bufferIndex * byteWidth, byteWidth);
+  auto floatType = cast<FloatType>(type);
+  llvm::APFloat value(getSemantics(type),
+                      llvm::APInt(floatType.getWidth(), bits));
+  bool losesInfo;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
 bool HostArgument::compare(const HostArgument &reference, llvm::raw_ostream &os,
-                           unsigned maxReports) const {
+                           unsigned maxReports, double tolerance) const {
   if (!isView)
     return true;
   const uint8_t *mine = elements();
   const auto *theirs = reference.elements();
+  bool approximate = tolerance > 0 && isa<FloatType>(type);
   int64_t mismatches = 0;
   for (int64_t element = 0; element < bufferElements; ++element) {
     if (std::memcmp(mine + element * byteWidth, theirs + element * byteWidth,
                     byteWidth) == 0)
       continue;
+    if (approximate) {
+      double a = readAsDouble(element), b = reference.readAsDouble(element);
+      if ((std::isnan(a) && std::isnan(b)) ||
+          std::fabs(a - b) <= tolerance * (1 + std::fabs(b)))
+        continue;
+    }
     if (mismatches++ < maxReports)
       os << "  argument #" << index << " element offset " << element << ": "
          << formatElement(element)
@@ -340,6 +360,7 @@ bool HostArgument::compare(const HostArgument &reference, llvm::raw_ostream &os,
   }
   if (mismatches)
     os << "  argument #" << index << ": " << mismatches << " of "
-       << bufferElements << " buffer elements differ\n";
+       << bufferElements << " buffer elements differ"
+       << (approximate ? " beyond the tolerance" : "") << "\n";
   return mismatches == 0;
 }

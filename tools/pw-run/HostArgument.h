@@ -60,7 +60,21 @@ public:
   /// spec; reports up to `maxReports` differing elements. Returns true when
   /// they are identical bit for bit.
   bool compare(const HostArgument &reference, llvm::raw_ostream &os,
-               unsigned maxReports) const;
+               unsigned maxReports) const {
+    return compare(reference, os, maxReports, 0.0);
+  }
+  /// The same with a tolerance for floating-point elements: equal when
+  /// |mine - reference| <= tolerance * (1 + |reference|), NaN only equal to
+  /// NaN. A tolerance of 0 compares bit for bit.
+  bool compare(const HostArgument &reference, llvm::raw_ostream &os,
+               unsigned maxReports, double tolerance) const;
+
+  /// The whole buffer a view addresses into (for copies to a device).
+  uint8_t *getBufferBytes() { return elements(); }
+  int64_t getBufferByteSize() const { return bufferElements * byteWidth; }
+  /// The memref descriptor's words: allocated, aligned, offset, sizes,
+  /// strides (a copy: callers point it at other memory).
+  std::vector<int64_t> getDescriptorWords() const { return descriptor; }
 
 private:
   HostArgument() = default;
@@ -69,6 +83,7 @@ private:
   uint8_t *elements();
   const uint8_t *elements() const;
   std::string formatElement(int64_t bufferIndex) const;
+  double readAsDouble(int64_t bufferIndex) const;
   void printDim(llvm::raw_ostream &os, unsigned dim, int64_t offset) const;
 
   mlir::Type type; // element type of a memref, or the scalar type

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArgumentSpec.h"
+#include "CudaExecution.h"
 #include "HostArgument.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
@@ -46,7 +47,7 @@ using namespace pointwise::run;
 
 namespace {
 
-enum class Target { Cpu };
+enum class Target { Cpu, Cuda };
 
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir file>"),
@@ -57,8 +58,13 @@ llvm::cl::opt<std::string>
                              "with a body)"));
 llvm::cl::opt<Target> target(
     "target", llvm::cl::desc("Where to run"),
-    llvm::cl::values(clEnumValN(Target::Cpu, "cpu",
-                                "JIT-compile for and run on the host CPU")),
+    llvm::cl::values(
+        clEnumValN(Target::Cpu, "cpu",
+                   "JIT-compile for and run on the host CPU"),
+        clEnumValN(Target::Cuda, "cuda",
+                   "compile the entry as a kernel family (as pw-compile "
+                   "does) and run it on the GPU through the runtime; "
+                   "--check compares with the CPU reference lowering")),
     llvm::cl::init(Target::Cpu));
 llvm::cl::list<std::string> argumentSpecs(
     "arg",
@@ -209,6 +215,23 @@ llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
   return engine.invokePacked(("_mlir_ciface_" + entry).str(), packed);
 }
 
+/// How far a GPU result may be from the CPU reference, relative to
+/// 1 + |reference|: libdevice's functions differ from the host's libm by a
+/// few ulps, and NVPTX contracts a * b + c into one fma.
+double getGpuTolerance(func::FuncOp entry, unsigned argument) {
+  auto type = dyn_cast<MemRefType>(entry.getArgumentTypes()[argument]);
+  if (!type)
+    return 0.0;
+  Type element = type.getElementType();
+  if (element.isF64())
+    return 1e-12;
+  if (element.isF32())
+    return 1e-5;
+  if (element.isF16() || element.isBF16())
+    return 1e-2;
+  return 0.0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -255,11 +278,27 @@ int main(int argc, char **argv) {
   auto arguments = createArguments(*entry, specs);
   if (!arguments)
     return fail(llvm::toString(arguments.takeError()));
-  auto engine = compile(*module, name, /*reference=*/false);
-  if (!engine)
-    return fail(llvm::toString(engine.takeError()));
-  if (llvm::Error error = invoke(**engine, name, *arguments))
-    return fail(llvm::toString(std::move(error)));
+  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<CudaExecution> cuda;
+  if (target == Target::Cuda) {
+    auto created = CudaExecution::create(*module, name);
+    if (!created)
+      return fail(llvm::toString(created.takeError()));
+    cuda = std::move(*created);
+    if (llvm::Error error = cuda->upload(*arguments))
+      return fail(llvm::toString(std::move(error)));
+    if (llvm::Error error = cuda->launch())
+      return fail(llvm::toString(std::move(error)));
+    if (llvm::Error error = cuda->download(*arguments))
+      return fail(llvm::toString(std::move(error)));
+  } else {
+    auto compiled = compile(*module, name, /*reference=*/false);
+    if (!compiled)
+      return fail(llvm::toString(compiled.takeError()));
+    engine = std::move(*compiled);
+    if (llvm::Error error = invoke(*engine, name, *arguments))
+      return fail(llvm::toString(std::move(error)));
+  }
 
   if (printOutputs) {
     llvm::SmallDenseSet<unsigned> outputs = findOutputArguments(*entry);
@@ -286,19 +325,44 @@ int main(int argc, char **argv) {
     bool identical = true;
     for (auto [optimized, reference] :
          llvm::zip(*arguments, *referenceArguments))
-      identical &= optimized.compare(reference, llvm::errs(), maxMismatches);
+      identical &= optimized.compare(
+          reference, llvm::errs(), maxMismatches,
+          cuda ? getGpuTolerance(*entry, optimized.getIndex()) : 0.0);
     if (!identical)
-      return fail("check FAILED: the optimized lowering differs from the "
-                  "reference");
-    llvm::outs() << "check passed: optimized and reference lowerings agree "
-                    "on every buffer\n";
+      return fail(cuda ? "check FAILED: the GPU result differs from the CPU "
+                         "reference beyond the tolerance"
+                       : "check FAILED: the optimized lowering differs from "
+                         "the reference");
+    if (cuda)
+      llvm::outs() << "check passed: the GPU (" << cuda->describeLastVariant()
+                   << ") agrees with the CPU reference on every buffer\n";
+    else
+      llvm::outs() << "check passed: optimized and reference lowerings agree "
+                      "on every buffer\n";
   }
 
-  if (benchIterations) {
+  if (benchIterations && cuda) {
+    auto median = cuda->timeMedianSeconds(benchIterations);
+    if (!median)
+      return fail(llvm::toString(median.takeError()));
+    auto copy = cuda->measureCopyBandwidth();
+    if (!copy)
+      return fail(llvm::toString(copy.takeError()));
+    int64_t bytes = 0;
+    for (const HostArgument &argument : *arguments)
+      bytes += argument.getViewBytes();
+    double bandwidth = bytes / *median;
+    llvm::outs() << llvm::format(
+        "bench: %s, %s: %u launches, median %.3f us, %.1f GB/s = %.1f %% of "
+        "the copy bandwidth (%.1f GB/s)\n",
+        cuda->getDeviceName().c_str(), cuda->describeLastVariant().c_str(),
+        benchIterations.getValue(), *median * 1e6, bandwidth / 1e9,
+        100.0 * bandwidth / *copy, *copy / 1e9);
+  } else if (benchIterations) {
     std::vector<double> seconds;
     for (unsigned i = 0; i < benchIterations; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (llvm::Error error = invoke(**engine, name, *arguments))
+      if (llvm::Error error = invoke(*engine, name, *arguments))
         return fail(llvm::toString(std::move(error)));
       seconds.push_back(std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - start)

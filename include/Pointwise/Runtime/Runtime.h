@@ -83,10 +83,14 @@ PW_RUNTIME_API pwStatus pwDeviceSynchronize(void);
  * (pwGetStream) and complete before they return. Zero bytes do nothing. */
 PW_RUNTIME_API pwStatus pwMalloc(void **pointer, size_t bytes);
 PW_RUNTIME_API pwStatus pwFree(void *pointer);
-PW_RUNTIME_API pwStatus pwMemcpyHostToDevice(void *device, const void *host, size_t bytes);
-PW_RUNTIME_API pwStatus pwMemcpyDeviceToHost(void *host, const void *device, size_t bytes);
-PW_RUNTIME_API pwStatus pwMemcpyDeviceToDevice(void *to, const void *from, size_t bytes);
-PW_RUNTIME_API pwStatus pwMemsetBytes(void *device, unsigned char value, size_t bytes);
+PW_RUNTIME_API pwStatus pwMemcpyHostToDevice(void *device, const void *host,
+                                             size_t bytes);
+PW_RUNTIME_API pwStatus pwMemcpyDeviceToHost(void *host, const void *device,
+                                             size_t bytes);
+PW_RUNTIME_API pwStatus pwMemcpyDeviceToDevice(void *to, const void *from,
+                                               size_t bytes);
+PW_RUNTIME_API pwStatus pwMemsetBytes(void *device, unsigned char value,
+                                      size_t bytes);
 
 /*===------------------------------ Streams -------------------------------===*/
 
@@ -106,8 +110,8 @@ PW_RUNTIME_API pwStatus pwEventCreate(pwEvent *event);
 PW_RUNTIME_API pwStatus pwEventDestroy(pwEvent event);
 PW_RUNTIME_API pwStatus pwEventRecord(pwEvent event, pwStream stream);
 PW_RUNTIME_API pwStatus pwEventSynchronize(pwEvent event);
-PW_RUNTIME_API pwStatus pwEventElapsedMilliseconds(float *milliseconds, pwEvent start,
-                                    pwEvent end);
+PW_RUNTIME_API pwStatus pwEventElapsedMilliseconds(float *milliseconds,
+                                                   pwEvent start, pwEvent end);
 
 /*===--------------------------- Modules, launch --------------------------===*/
 
@@ -116,14 +120,17 @@ typedef struct pwFunctionOpaque *pwFunction; /* a CUfunction */
 
 /* `image` is PTX text (NUL-terminated; `size` may count the NUL or not), a
  * cubin or a fatbin. The driver compiles PTX for the device. */
-PW_RUNTIME_API pwStatus pwModuleLoad(pwModule *module, const void *image, size_t size);
+PW_RUNTIME_API pwStatus pwModuleLoad(pwModule *module, const void *image,
+                                     size_t size);
 PW_RUNTIME_API pwStatus pwModuleUnload(pwModule module);
-PW_RUNTIME_API pwStatus pwModuleGetFunction(pwFunction *function, pwModule module,
-                             const char *name);
-PW_RUNTIME_API pwStatus pwLaunchKernel(pwFunction function, unsigned gridX, unsigned gridY,
-                        unsigned gridZ, unsigned blockX, unsigned blockY,
-                        unsigned blockZ, unsigned sharedMemoryBytes,
-                        pwStream stream, void **parameters);
+PW_RUNTIME_API pwStatus pwModuleGetFunction(pwFunction *function,
+                                            pwModule module, const char *name);
+PW_RUNTIME_API pwStatus pwLaunchKernel(pwFunction function, unsigned gridX,
+                                       unsigned gridY, unsigned gridZ,
+                                       unsigned blockX, unsigned blockY,
+                                       unsigned blockZ,
+                                       unsigned sharedMemoryBytes,
+                                       pwStream stream, void **parameters);
 
 /*===--------------------------- Kernel families --------------------------===*/
 

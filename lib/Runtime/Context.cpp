@@ -1,0 +1,215 @@
+//===- Context.cpp - Device selection and the current context -------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Context.h"
+
+#include "ErrorState.h"
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+using namespace pointwise::runtime;
+
+namespace {
+constexpr int kMaxDevices = 64;
+
+/// The device pwSetDevice chose, or -1.
+std::atomic<int> selectedDevice{-1};
+/// Bumped by every pwSetDevice, so that every thread re-checks its context.
+std::atomic<unsigned> selectionGeneration{1};
+/// The generation the calling thread's current context was checked in (0:
+/// never).
+thread_local unsigned threadGeneration = 0;
+
+std::mutex retainMutex;
+CUcontext primaryContexts[kMaxDevices];
+
+std::string prefixed(const char *caller, const std::string &message) {
+  return std::string(caller) + ": " + message;
+}
+
+/// Checks that `device` is an ordinal of an existing device and returns its
+/// handle.
+pwStatus getDevice(const CudaDriver &driver, int device, const char *caller,
+                   CUdevice &handle) {
+  int count = 0;
+  if (pwStatus status = checkCuda(driver.cuDeviceGetCount(&count), caller,
+                                  "cuDeviceGetCount"))
+    return status;
+  if (count == 0)
+    return recordError(PW_ERROR_NO_DEVICE,
+                       prefixed(caller, "the CUDA driver reports no device"));
+  if (device < 0 || device >= count || device >= kMaxDevices)
+    return recordError(
+        PW_ERROR_NO_DEVICE,
+        prefixed(caller, "there is no CUDA device " + std::to_string(device) +
+                             " (" + std::to_string(count) + " devices)"));
+  return checkCuda(driver.cuDeviceGet(&handle, device), caller, "cuDeviceGet");
+}
+
+/// Retains `device`'s primary context once per process and makes it current.
+pwStatus makePrimaryContextCurrent(const CudaDriver &driver, int device,
+                                   const char *caller) {
+  CUdevice handle = 0;
+  if (pwStatus status = getDevice(driver, device, caller, handle))
+    return status;
+  CUcontext context = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(retainMutex);
+    context = primaryContexts[device];
+    if (!context) {
+      if (pwStatus status =
+              checkCuda(driver.cuDevicePrimaryCtxRetain(&context, handle),
+                        caller, "cuDevicePrimaryCtxRetain"))
+        return status;
+      primaryContexts[device] = context;
+    }
+  }
+  return checkCuda(driver.cuCtxSetCurrent(context), caller, "cuCtxSetCurrent");
+}
+
+/// $POINTWISE_DEVICE, or 0.
+pwStatus getDefaultDevice(const char *caller, int &device) {
+  device = 0;
+  const char *value = std::getenv("POINTWISE_DEVICE");
+  if (!value || !*value)
+    return PW_SUCCESS;
+  char *end = nullptr;
+  long parsed = std::strtol(value, &end, 10);
+  if (*end != '\0' || parsed < 0 || parsed > INT_MAX)
+    return recordError(PW_ERROR_INVALID_VALUE,
+                       prefixed(caller, std::string("POINTWISE_DEVICE=") +
+                                            value +
+                                            " is not a device ordinal"));
+  device = static_cast<int>(parsed);
+  return PW_SUCCESS;
+}
+} // namespace
+
+pwStatus pointwise::runtime::ensureContext(const char *caller,
+                                           const CudaDriver *&driver) {
+  if (pwStatus status = getCudaDriver(driver))
+    return status;
+  CUcontext current = nullptr;
+  if (pwStatus status = checkCuda(driver->cuCtxGetCurrent(&current), caller,
+                                  "cuCtxGetCurrent"))
+    return status;
+  unsigned generation = selectionGeneration.load(std::memory_order_acquire);
+  if (current && threadGeneration == generation)
+    return PW_SUCCESS;
+
+  int device = selectedDevice.load(std::memory_order_acquire);
+  if (device < 0) {
+    if (current) {
+      threadGeneration = generation;
+      return PW_SUCCESS;
+    }
+    if (pwStatus status = getDefaultDevice(caller, device))
+      return status;
+  } else if (current) {
+    CUdevice currentDevice = 0, wanted = 0;
+    if (pwStatus status = checkCuda(driver->cuCtxGetDevice(&currentDevice),
+                                    caller, "cuCtxGetDevice"))
+      return status;
+    if (pwStatus status = getDevice(*driver, device, caller, wanted))
+      return status;
+    if (currentDevice == wanted) {
+      threadGeneration = generation;
+      return PW_SUCCESS;
+    }
+  }
+  if (pwStatus status = makePrimaryContextCurrent(*driver, device, caller))
+    return status;
+  threadGeneration = generation;
+  return PW_SUCCESS;
+}
+
+pwStatus pointwise::runtime::selectDevice(int device, const char *caller) {
+  const CudaDriver *driver = nullptr;
+  if (pwStatus status = getCudaDriver(driver))
+    return status;
+  if (pwStatus status = makePrimaryContextCurrent(*driver, device, caller))
+    return status;
+  selectedDevice.store(device, std::memory_order_release);
+  threadGeneration =
+      selectionGeneration.fetch_add(1, std::memory_order_acq_rel) + 1;
+  return PW_SUCCESS;
+}
+
+pwStatus pwGetDeviceCount(int *count) {
+  if (!count)
+    return recordError(PW_ERROR_INVALID_VALUE,
+                       "pwGetDeviceCount: `count` is null");
+  *count = 0;
+  const CudaDriver *driver = nullptr;
+  pwStatus status = getCudaDriver(driver);
+  // cuInit fails with CUDA_ERROR_NO_DEVICE where the driver sees no GPU.
+  if (status == PW_ERROR_NO_DEVICE)
+    return PW_SUCCESS;
+  if (status != PW_SUCCESS)
+    return status;
+  return checkCuda(driver->cuDeviceGetCount(count), "pwGetDeviceCount",
+                   "cuDeviceGetCount");
+}
+
+pwStatus pwSetDevice(int device) { return selectDevice(device, "pwSetDevice"); }
+
+pwStatus pwGetDeviceName(int device, char *name, size_t size) {
+  if (!name || size == 0)
+    return recordError(PW_ERROR_INVALID_VALUE,
+                       "pwGetDeviceName: `name` is null or `size` is 0");
+  const CudaDriver *driver = nullptr;
+  if (pwStatus status = getCudaDriver(driver))
+    return status;
+  CUdevice handle = 0;
+  if (pwStatus status = getDevice(*driver, device, "pwGetDeviceName", handle))
+    return status;
+  char buffer[256] = {};
+  if (pwStatus status =
+          checkCuda(driver->cuDeviceGetName(buffer, sizeof(buffer), handle),
+                    "pwGetDeviceName", "cuDeviceGetName"))
+    return status;
+  buffer[sizeof(buffer) - 1] = '\0';
+  std::snprintf(name, size, "%s", buffer);
+  return PW_SUCCESS;
+}
+
+pwStatus pwGetDeviceArch(int device, char *arch, size_t size) {
+  if (!arch || size == 0)
+    return recordError(PW_ERROR_INVALID_VALUE,
+                       "pwGetDeviceArch: `arch` is null or `size` is 0");
+  const CudaDriver *driver = nullptr;
+  if (pwStatus status = getCudaDriver(driver))
+    return status;
+  CUdevice handle = 0;
+  if (pwStatus status = getDevice(*driver, device, "pwGetDeviceArch", handle))
+    return status;
+  int major = 0, minor = 0;
+  if (pwStatus status = checkCuda(
+          driver->cuDeviceGetAttribute(
+              &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle),
+          "pwGetDeviceArch", "cuDeviceGetAttribute"))
+    return status;
+  if (pwStatus status = checkCuda(
+          driver->cuDeviceGetAttribute(
+              &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle),
+          "pwGetDeviceArch", "cuDeviceGetAttribute"))
+    return status;
+  std::snprintf(arch, size, "sm_%d%d", major, minor);
+  return PW_SUCCESS;
+}
+
+pwStatus pwDeviceSynchronize() {
+  const CudaDriver *driver = nullptr;
+  if (pwStatus status = ensureContext("pwDeviceSynchronize", driver))
+    return status;
+  return checkCuda(driver->cuCtxSynchronize(), "pwDeviceSynchronize",
+                   "cuCtxSynchronize");
+}

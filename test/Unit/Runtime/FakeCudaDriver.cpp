@@ -1,0 +1,428 @@
+//===- FakeCudaDriver.cpp - A libcuda stand-in for runtime tests ----------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Only what the runtime's tests need: devices that exist, contexts that can be
+// current, host memory as device memory, "PTX" whose `.entry name(` lines are
+// its kernels, and launches that are recorded instead of run. Any entry point
+// can be made to fail once (FakeCudaState::failName).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCudaDriver.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+namespace {
+using CUresult = int;
+
+constexpr CUresult kSuccess = 0;
+constexpr CUresult kInvalidValue = 1;
+constexpr CUresult kOutOfMemory = 2;
+constexpr CUresult kInvalidDevice = 101;
+constexpr CUresult kInvalidContext = 201;
+constexpr CUresult kInvalidPtx = 218;
+constexpr CUresult kNotFound = 500;
+
+struct FakeFunction {
+  std::string name;
+};
+
+struct FakeModule {
+  std::string text;
+  std::vector<std::unique_ptr<FakeFunction>> functions;
+};
+
+FakeCudaState state;
+FakeContext primaryContexts[8];
+thread_local FakeContext *currentContext = nullptr;
+
+/// The result injected for `name`, once.
+CUresult injected(const char *name) {
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (state.failName != name)
+    return kSuccess;
+  state.failName.clear();
+  return state.failResult;
+}
+
+#define FAKE_INJECT(name)                                                      \
+  if (CUresult result = injected(name))                                        \
+  return result
+
+template <typename T>
+CUresult fill(unsigned long long to, T value, size_t count) {
+  T *elements = reinterpret_cast<T *>(static_cast<uintptr_t>(to));
+  for (size_t i = 0; i < count; ++i)
+    elements[i] = value;
+  return kSuccess;
+}
+
+bool validDevice(int device) {
+  return device >= 0 && device < state.deviceCount && device < 8;
+}
+} // namespace
+
+extern "C" {
+
+FakeCudaState *fakeCudaState() { return &state; }
+
+FakeContext *fakeCudaCurrentContext() { return currentContext; }
+
+void fakeCudaMakeForeignContextCurrent(int device) {
+  currentContext = new FakeContext{device, false};
+}
+
+CUresult cuInit(unsigned flags) {
+  FAKE_INJECT("cuInit");
+  return flags == 0 ? kSuccess : kInvalidValue;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case kSuccess:
+    *name = "CUDA_SUCCESS";
+    return kSuccess;
+  case kInvalidValue:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    return kSuccess;
+  case kOutOfMemory:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    return kSuccess;
+  case kInvalidDevice:
+    *name = "CUDA_ERROR_INVALID_DEVICE";
+    return kSuccess;
+  case kInvalidContext:
+    *name = "CUDA_ERROR_INVALID_CONTEXT";
+    return kSuccess;
+  case kInvalidPtx:
+    *name = "CUDA_ERROR_INVALID_PTX";
+    return kSuccess;
+  case kNotFound:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    return kSuccess;
+  }
+  *name = nullptr;
+  return kInvalidValue;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **description) {
+  switch (error) {
+  case kSuccess:
+    *description = "no error";
+    return kSuccess;
+  case kInvalidValue:
+    *description = "invalid argument";
+    return kSuccess;
+  case kOutOfMemory:
+    *description = "out of memory";
+    return kSuccess;
+  case kInvalidDevice:
+    *description = "invalid device ordinal";
+    return kSuccess;
+  case kInvalidContext:
+    *description = "invalid device context";
+    return kSuccess;
+  case kInvalidPtx:
+    *description = "a PTX JIT compilation failed";
+    return kSuccess;
+  case kNotFound:
+    *description = "named symbol not found";
+    return kSuccess;
+  }
+  *description = nullptr;
+  return kInvalidValue;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  FAKE_INJECT("cuDeviceGetCount");
+  *count = state.deviceCount;
+  return kSuccess;
+}
+
+CUresult cuDeviceGet(int *device, int ordinal) {
+  FAKE_INJECT("cuDeviceGet");
+  if (!validDevice(ordinal))
+    return kInvalidDevice;
+  *device = ordinal;
+  return kSuccess;
+}
+
+CUresult cuDeviceGetName(char *name, int length, int device) {
+  if (!validDevice(device))
+    return kInvalidDevice;
+  std::string text = "Fake GPU " + std::to_string(device);
+  std::strncpy(name, text.c_str(), length);
+  return kSuccess;
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  if (!validDevice(device))
+    return kInvalidDevice;
+  if (attribute == 75)
+    *value = 9;
+  else if (attribute == 76)
+    *value = 0;
+  else
+    return kInvalidValue;
+  return kSuccess;
+}
+
+CUresult cuDevicePrimaryCtxRetain(FakeContext **context, int device) {
+  FAKE_INJECT("cuDevicePrimaryCtxRetain");
+  if (!validDevice(device))
+    return kInvalidDevice;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.primaryRetains;
+  primaryContexts[device] = {device, true};
+  *context = &primaryContexts[device];
+  return kSuccess;
+}
+
+CUresult cuCtxGetCurrent(FakeContext **context) {
+  *context = currentContext;
+  return kSuccess;
+}
+
+CUresult cuCtxSetCurrent(FakeContext *context) {
+  FAKE_INJECT("cuCtxSetCurrent");
+  currentContext = context;
+  return kSuccess;
+}
+
+CUresult cuCtxGetDevice(int *device) {
+  if (!currentContext)
+    return kInvalidContext;
+  *device = currentContext->device;
+  return kSuccess;
+}
+
+CUresult cuCtxSynchronize() {
+  FAKE_INJECT("cuCtxSynchronize");
+  if (!currentContext)
+    return kInvalidContext;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.synchronizations;
+  return kSuccess;
+}
+
+CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
+  FAKE_INJECT("cuMemAlloc_v2");
+  if (!currentContext)
+    return kInvalidContext;
+  void *allocation = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!allocation)
+    return kOutOfMemory;
+  *pointer = reinterpret_cast<uintptr_t>(allocation);
+  return kSuccess;
+}
+
+CUresult cuMemAllocManaged(unsigned long long *pointer, size_t bytes,
+                           unsigned flags) {
+  if (flags != 1)
+    return kInvalidValue;
+  return cuMemAlloc_v2(pointer, bytes);
+}
+
+CUresult cuMemFree_v2(unsigned long long pointer) {
+  FAKE_INJECT("cuMemFree_v2");
+  std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(pointer)));
+  return kSuccess;
+}
+
+CUresult cuMemcpyAsync(unsigned long long to, unsigned long long from,
+                       size_t bytes, void * /*stream*/) {
+  FAKE_INJECT("cuMemcpyAsync");
+  std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(to)),
+              reinterpret_cast<void *>(static_cast<uintptr_t>(from)), bytes);
+  return kSuccess;
+}
+
+CUresult cuMemsetD8Async(unsigned long long to, unsigned char value,
+                         size_t count, void * /*stream*/) {
+  return fill(to, value, count);
+}
+
+CUresult cuMemsetD16Async(unsigned long long to, unsigned short value,
+                          size_t count, void * /*stream*/) {
+  return fill(to, value, count);
+}
+
+CUresult cuMemsetD32Async(unsigned long long to, unsigned value, size_t count,
+                          void * /*stream*/) {
+  return fill(to, value, count);
+}
+
+CUresult cuMemHostRegister_v2(void *pointer, size_t bytes, unsigned flags) {
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.registeredPointer = pointer;
+  state.registeredBytes = bytes;
+  return flags == 0 ? kSuccess : kInvalidValue;
+}
+
+CUresult cuMemHostUnregister(void *pointer) {
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.unregisteredPointer = pointer;
+  return kSuccess;
+}
+
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  FAKE_INJECT("cuStreamCreate");
+  if (!currentContext)
+    return kInvalidContext;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.liveStreams;
+  state.lastStreamFlags = flags;
+  *stream = new int(0);
+  return kSuccess;
+}
+
+CUresult cuStreamDestroy_v2(void *stream) {
+  if (!stream)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  --state.liveStreams;
+  delete static_cast<int *>(stream);
+  return kSuccess;
+}
+
+CUresult cuStreamSynchronize(void * /*stream*/) {
+  FAKE_INJECT("cuStreamSynchronize");
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.synchronizations;
+  return kSuccess;
+}
+
+CUresult cuStreamWaitEvent(void * /*stream*/, void *event, unsigned flags) {
+  return event && flags == 0 ? kSuccess : kInvalidValue;
+}
+
+CUresult cuEventCreate(void **event, unsigned flags) {
+  FAKE_INJECT("cuEventCreate");
+  if (!currentContext)
+    return kInvalidContext;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.liveEvents;
+  state.lastEventFlags = flags;
+  *event = new int(0);
+  return kSuccess;
+}
+
+CUresult cuEventDestroy_v2(void *event) {
+  if (!event)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  --state.liveEvents;
+  delete static_cast<int *>(event);
+  return kSuccess;
+}
+
+CUresult cuEventRecord(void *event, void * /*stream*/) {
+  return event ? kSuccess : kInvalidValue;
+}
+
+CUresult cuEventSynchronize(void *event) {
+  return event ? kSuccess : kInvalidValue;
+}
+
+CUresult cuEventElapsedTime_v2(float *milliseconds, void *start, void *end) {
+  if (!start || !end)
+    return kInvalidValue;
+  *milliseconds = 1.5f;
+  return kSuccess;
+}
+
+CUresult cuModuleLoadDataEx(FakeModule **module, const void *image,
+                            unsigned numOptions, int *options,
+                            void **optionValues) {
+  FAKE_INJECT("cuModuleLoadDataEx");
+  if (!currentContext)
+    return kInvalidContext;
+  char *log = nullptr;
+  size_t logSize = 0;
+  int optimizationLevel = -1;
+  for (unsigned i = 0; i < numOptions; ++i) {
+    if (options[i] == 5)
+      log = static_cast<char *>(optionValues[i]);
+    else if (options[i] == 6)
+      logSize = reinterpret_cast<uintptr_t>(optionValues[i]);
+    else if (options[i] == 7)
+      optimizationLevel =
+          static_cast<int>(reinterpret_cast<uintptr_t>(optionValues[i]));
+  }
+  std::string text = static_cast<const char *>(image);
+  {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    state.lastImage = image;
+    state.lastImageText = text;
+    state.lastOptimizationLevel = optimizationLevel;
+  }
+  if (text.find("BAD-PTX") != std::string::npos) {
+    if (log && logSize)
+      std::strncpy(log, "ptxas fatal   : Unresolved extern function 'oops'",
+                   logSize - 1);
+    return kInvalidPtx;
+  }
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.moduleLoads;
+  *module = new FakeModule{text, {}};
+  return kSuccess;
+}
+
+CUresult cuModuleUnload(FakeModule *module) {
+  if (!module)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.moduleUnloads;
+  delete module;
+  return kSuccess;
+}
+
+CUresult cuModuleGetFunction(FakeFunction **function, FakeModule *module,
+                             const char *name) {
+  if (!module || !currentContext)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.functionLookups;
+  if (module->text.find(".entry " + std::string(name) + "(") ==
+      std::string::npos)
+    return kNotFound;
+  module->functions.push_back(std::make_unique<FakeFunction>());
+  module->functions.back()->name = name;
+  *function = module->functions.back().get();
+  return kSuccess;
+}
+
+CUresult cuFuncSetAttribute(FakeFunction *function, int attribute, int value) {
+  if (!function || attribute != 8)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.sharedMemoryOptIn = value;
+  return kSuccess;
+}
+
+CUresult cuLaunchKernel(FakeFunction *function, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned sharedMemoryBytes,
+                        void *stream, void **parameters, void **extra) {
+  FAKE_INJECT("cuLaunchKernel");
+  if (!currentContext)
+    return kInvalidContext;
+  if (!function || extra)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.launches.push_back({function,
+                            {gridX, gridY, gridZ},
+                            {blockX, blockY, blockZ},
+                            sharedMemoryBytes,
+                            stream,
+                            parameters,
+                            currentContext});
+  return kSuccess;
+}
+
+} // extern "C"

@@ -1,0 +1,491 @@
+//===- FakeDriverTest.cpp - The runtime over a fake CUDA driver -----------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The runtime's device paths (contexts, memory, lazy modules, launches,
+// streams, driver errors) over libFakeCudaDriver.so, which records instead of
+// running. The tests of one process share the driver and the selected device,
+// so everything about device selection is one test, in order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Runtime/Runtime.h"
+
+#include "FakeCudaDriver.h"
+#include "MgpuAbi.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+[[maybe_unused]] const int driverOverride =
+    setenv("POINTWISE_CUDA_DRIVER", FAKE_CUDA_DRIVER_PATH, 1);
+
+/// The fake driver the runtime loaded (the same library, so the same state).
+struct FakeDriver {
+  FakeCudaState *state;
+  FakeContext *(*currentContext)();
+  void (*makeForeignContextCurrent)(int);
+
+  FakeDriver() {
+    void *library = dlopen(FAKE_CUDA_DRIVER_PATH, RTLD_NOW | RTLD_LOCAL);
+    EXPECT_NE(library, nullptr) << dlerror();
+    state = reinterpret_cast<FakeCudaState *(*)()>(
+        dlsym(library, "fakeCudaState"))();
+    currentContext = reinterpret_cast<FakeContext *(*)()>(
+        dlsym(library, "fakeCudaCurrentContext"));
+    makeForeignContextCurrent = reinterpret_cast<void (*)(int)>(
+        dlsym(library, "fakeCudaMakeForeignContextCurrent"));
+  }
+
+  /// The next call of `function` fails with `result`.
+  void failNext(const char *function, int result) {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    state->failName = function;
+    state->failResult = result;
+  }
+};
+
+FakeDriver &fake() {
+  static FakeDriver driver;
+  return driver;
+}
+
+std::string lastMessage() { return pwGetLastErrorMessage(); }
+
+/// Runs `body` on a new thread, which has no current context yet.
+template <typename Body> void onNewThread(Body body) {
+  std::thread(body).join();
+}
+
+/// The context the fake driver has current on a new thread after `body`.
+template <typename Body> FakeContext contextAfter(Body body) {
+  FakeContext context{-1, false};
+  onNewThread([&] {
+    body();
+    if (FakeContext *current = fake().currentContext())
+      context = *current;
+  });
+  return context;
+}
+
+void allocateAndFree() {
+  void *pointer = nullptr;
+  EXPECT_EQ(pwMalloc(&pointer, 16), PW_SUCCESS) << lastMessage();
+  EXPECT_EQ(pwFree(pointer), PW_SUCCESS) << lastMessage();
+}
+
+TEST(FakeDriverTest, DeviceQueries) {
+  int count = 0;
+  ASSERT_EQ(pwGetDeviceCount(&count), PW_SUCCESS) << lastMessage();
+  EXPECT_EQ(count, 2);
+  char name[64];
+  ASSERT_EQ(pwGetDeviceName(1, name, sizeof(name)), PW_SUCCESS);
+  EXPECT_STREQ(name, "Fake GPU 1");
+  ASSERT_EQ(pwGetDeviceName(0, name, 4), PW_SUCCESS);
+  EXPECT_STREQ(name, "Fak");
+  ASSERT_EQ(pwGetDeviceArch(0, name, sizeof(name)), PW_SUCCESS);
+  EXPECT_STREQ(name, "sm_90");
+  EXPECT_EQ(pwGetDeviceName(5, name, sizeof(name)), PW_ERROR_NO_DEVICE);
+  EXPECT_EQ(lastMessage(),
+            "pwGetDeviceName: there is no CUDA device 5 (2 devices)");
+}
+
+TEST(FakeDriverTest, ContextSelection) {
+  // Nothing chosen: device 0's primary context, or $POINTWISE_DEVICE's.
+  FakeContext context = contextAfter(allocateAndFree);
+  EXPECT_EQ(context.device, 0);
+  EXPECT_TRUE(context.primary);
+  setenv("POINTWISE_DEVICE", "1", 1);
+  context = contextAfter(allocateAndFree);
+  EXPECT_EQ(context.device, 1);
+  EXPECT_TRUE(context.primary);
+  setenv("POINTWISE_DEVICE", "one", 1);
+  onNewThread([] {
+    void *pointer = nullptr;
+    EXPECT_EQ(pwMalloc(&pointer, 16), PW_ERROR_INVALID_VALUE);
+    EXPECT_EQ(lastMessage(),
+              "pwMalloc: POINTWISE_DEVICE=one is not a device ordinal");
+  });
+  unsetenv("POINTWISE_DEVICE");
+
+  // A context another library made current is used as it is.
+  context = contextAfter([] {
+    fake().makeForeignContextCurrent(1);
+    allocateAndFree();
+  });
+  EXPECT_EQ(context.device, 1);
+  EXPECT_FALSE(context.primary);
+
+  // pwSetDevice holds for every thread, unless a thread's context is already
+  // on that device.
+  context = contextAfter([] { EXPECT_EQ(pwSetDevice(1), PW_SUCCESS); });
+  EXPECT_EQ(context.device, 1);
+  EXPECT_TRUE(context.primary);
+  context = contextAfter(allocateAndFree);
+  EXPECT_EQ(context.device, 1);
+  context = contextAfter([] {
+    fake().makeForeignContextCurrent(0);
+    allocateAndFree();
+  });
+  EXPECT_EQ(context.device, 1);
+  EXPECT_TRUE(context.primary);
+  context = contextAfter([] {
+    fake().makeForeignContextCurrent(1);
+    allocateAndFree();
+  });
+  EXPECT_FALSE(context.primary);
+
+  // The compiled-code path selects devices the same way.
+  context = contextAfter([] {
+    mgpuSetDefaultDevice(0);
+    EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+  });
+  EXPECT_EQ(context.device, 0);
+  context = contextAfter([] { mgpuStreamDestroy(mgpuStreamCreate()); });
+  EXPECT_EQ(context.device, 0);
+  EXPECT_TRUE(context.primary);
+
+  EXPECT_EQ(pwSetDevice(7), PW_ERROR_NO_DEVICE);
+  EXPECT_EQ(lastMessage(),
+            "pwSetDevice: there is no CUDA device 7 (2 devices)");
+  EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
+}
+
+TEST(FakeDriverTest, NoDevice) {
+  fake().state->deviceCount = 0;
+  onNewThread([] {
+    void *pointer = nullptr;
+    EXPECT_EQ(pwMalloc(&pointer, 16), PW_ERROR_NO_DEVICE);
+    EXPECT_NE(lastMessage().find("pwMalloc: the CUDA driver reports no device"),
+              std::string::npos)
+        << lastMessage();
+    int count = -1;
+    EXPECT_EQ(pwGetDeviceCount(&count), PW_SUCCESS);
+    EXPECT_EQ(count, 0);
+  });
+  fake().state->deviceCount = 2;
+}
+
+TEST(FakeDriverTest, MemoryRoundTrip) {
+  unsigned char *device = nullptr, *copy = nullptr;
+  ASSERT_EQ(pwMalloc(reinterpret_cast<void **>(&device), 64), PW_SUCCESS);
+  ASSERT_EQ(pwMalloc(reinterpret_cast<void **>(&copy), 64), PW_SUCCESS);
+  ASSERT_EQ(pwMemsetBytes(device, 0xab, 64), PW_SUCCESS);
+  std::vector<unsigned char> host(64, 0);
+  ASSERT_EQ(pwMemcpyDeviceToHost(host.data(), device, 64), PW_SUCCESS);
+  EXPECT_EQ(host, std::vector<unsigned char>(64, 0xab));
+  for (int i = 0; i < 64; ++i)
+    host[i] = static_cast<unsigned char>(i);
+  ASSERT_EQ(pwMemcpyHostToDevice(device, host.data(), 64), PW_SUCCESS);
+  ASSERT_EQ(pwMemcpyDeviceToDevice(copy, device, 64), PW_SUCCESS);
+  std::vector<unsigned char> result(64, 0);
+  ASSERT_EQ(pwMemcpyDeviceToHost(result.data(), copy, 64), PW_SUCCESS);
+  EXPECT_EQ(result, host);
+  int synchronizations = fake().state->synchronizations;
+  EXPECT_EQ(pwDeviceSynchronize(), PW_SUCCESS);
+  EXPECT_EQ(fake().state->synchronizations, synchronizations + 1);
+  EXPECT_EQ(pwFree(device), PW_SUCCESS);
+  EXPECT_EQ(pwFree(copy), PW_SUCCESS);
+}
+
+TEST(FakeDriverTest, DriverErrorsAreTranslated) {
+  fake().failNext("cuMemAlloc_v2", 2);
+  void *pointer = nullptr;
+  EXPECT_EQ(pwMalloc(&pointer, 64), PW_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(lastMessage(), "pwMalloc: cuMemAlloc failed: "
+                           "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+  fake().failNext("cuStreamCreate", 999);
+  pwStream stream = nullptr;
+  EXPECT_EQ(pwStreamCreate(&stream), PW_ERROR_DRIVER);
+  EXPECT_EQ(lastMessage(),
+            "pwStreamCreate: cuStreamCreate failed: CUDA error 999");
+  fake().failNext("cuMemcpyAsync", 1);
+  int value = 0;
+  EXPECT_EQ(pwMemcpyHostToDevice(&value, &value, sizeof(value)),
+            PW_ERROR_DRIVER);
+  EXPECT_EQ(lastMessage(), "pwMemcpyHostToDevice: cuMemcpyAsync failed: "
+                           "CUDA_ERROR_INVALID_VALUE: invalid argument");
+  // In compiled code, the same failure is pending.
+  fake().failNext("cuMemAlloc_v2", 2);
+  EXPECT_EQ(mgpuMemAlloc(64, nullptr, false), nullptr);
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(lastMessage(), "mgpuMemAlloc: cuMemAlloc failed: "
+                           "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+}
+
+const char kPtx[] = "// fake PTX\n.entry add(\n.entry mul(\n";
+
+TEST(FakeDriverTest, ModulesLoadLazilyOnceAndCacheFunctions) {
+  FakeCudaState &state = *fake().state;
+  int loads = state.moduleLoads;
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(state.moduleLoads, loads);
+
+  static const char add[] = "add";
+  void *function = mgpuModuleGetFunction(module, add);
+  ASSERT_NE(function, nullptr) << lastMessage();
+  EXPECT_EQ(state.moduleLoads, loads + 1);
+  EXPECT_EQ(state.lastImage, kPtx);
+  EXPECT_EQ(state.lastOptimizationLevel, -1);
+  int lookups = state.functionLookups;
+  EXPECT_EQ(mgpuModuleGetFunction(module, add), function);
+  EXPECT_EQ(state.functionLookups, lookups);
+  // The cache is keyed by the name's address.
+  std::string otherAdd = "add";
+  EXPECT_NE(mgpuModuleGetFunction(module, otherAdd.c_str()), nullptr);
+  EXPECT_EQ(state.functionLookups, lookups + 1);
+  EXPECT_EQ(state.moduleLoads, loads + 1);
+
+  int unloads = state.moduleUnloads;
+  mgpuModuleUnload(module);
+  EXPECT_EQ(state.moduleUnloads, unloads + 1);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+}
+
+TEST(FakeDriverTest, ConcurrentFirstUsesLoadOnce) {
+  FakeCudaState &state = *fake().state;
+  int loads = state.moduleLoads;
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  static const char mul[] = "mul";
+  std::vector<std::thread> threads;
+  std::atomic<int> found{0};
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&] {
+      if (mgpuModuleGetFunction(module, mul))
+        ++found;
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(found, 8);
+  EXPECT_EQ(state.moduleLoads, loads + 1);
+  mgpuModuleUnload(module);
+}
+
+TEST(FakeDriverTest, ManyKernelNamesOverflowTheInlineCache) {
+  std::string ptx;
+  std::vector<std::string> names;
+  for (int i = 0; i < 40; ++i) {
+    names.push_back("kernel" + std::to_string(i));
+    ptx += ".entry " + names.back() + "(\n";
+  }
+  void *module = mgpuModuleLoad(ptx.data(), ptx.size() + 1);
+  std::vector<void *> functions;
+  for (const std::string &name : names)
+    functions.push_back(mgpuModuleGetFunction(module, name.c_str()));
+  int lookups = fake().state->functionLookups;
+  for (size_t i = 0; i < names.size(); ++i) {
+    EXPECT_NE(functions[i], nullptr);
+    EXPECT_EQ(mgpuModuleGetFunction(module, names[i].c_str()), functions[i]);
+  }
+  EXPECT_EQ(fake().state->functionLookups, lookups);
+  mgpuModuleUnload(module);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+}
+
+TEST(FakeDriverTest, UnknownKernelIsAPendingNotFound) {
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  EXPECT_EQ(mgpuModuleGetFunction(module, "nope"), nullptr);
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_NOT_FOUND);
+  EXPECT_EQ(lastMessage(),
+            "mgpuModuleGetFunction: kernel `nope`: cuModuleGetFunction "
+            "failed: CUDA_ERROR_NOT_FOUND: named symbol not found");
+  mgpuModuleUnload(module);
+}
+
+TEST(FakeDriverTest, JitErrorsCarryTheLog) {
+  static char bad[] = ".entry add(\nBAD-PTX\n";
+  void *module = mgpuModuleLoadJIT(bad, 3);
+  EXPECT_EQ(mgpuModuleGetFunction(module, "add"), nullptr);
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_DRIVER);
+  EXPECT_EQ(lastMessage(),
+            "mgpuModuleGetFunction: cuModuleLoadData failed: "
+            "CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed\n"
+            "ptxas fatal   : Unresolved extern function 'oops'");
+  EXPECT_EQ(fake().state->lastOptimizationLevel, 3);
+  mgpuModuleUnload(module);
+}
+
+TEST(FakeDriverTest, PtxWithoutNulIsTerminated) {
+  static const char text[] = {'.', 'e', 'n', 't', 'r',
+                              'y', ' ', 'k', '(', '\n'};
+  pwModule module = nullptr;
+  ASSERT_EQ(pwModuleLoad(&module, text, sizeof(text)), PW_SUCCESS)
+      << lastMessage();
+  EXPECT_NE(fake().state->lastImage, static_cast<const void *>(text));
+  EXPECT_EQ(fake().state->lastImageText, std::string(text, sizeof(text)));
+  pwFunction function = nullptr;
+  EXPECT_EQ(pwModuleGetFunction(&function, module, "k"), PW_SUCCESS);
+  EXPECT_NE(function, nullptr);
+  EXPECT_EQ(pwModuleGetFunction(&function, module, "nope"), PW_ERROR_NOT_FOUND);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_EQ(pwModuleUnload(module), PW_SUCCESS);
+}
+
+TEST(FakeDriverTest, LaunchesReachTheDriver) {
+  FakeCudaState &state = *fake().state;
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  void *function = mgpuModuleGetFunction(module, "add");
+  void *stream = mgpuStreamCreate();
+  EXPECT_EQ(state.lastStreamFlags, 0u);
+  int parameter = 7;
+  void *parameters[] = {&parameter};
+  state.launches.clear();
+  mgpuLaunchKernel(function, 4, 2, 1, 128, 1, 1, 0, stream, parameters, nullptr,
+                   1);
+  mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 64 * 1024, stream, parameters,
+                   nullptr, 1);
+  ASSERT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+  ASSERT_EQ(state.launches.size(), 2u);
+  const FakeLaunch &launch = state.launches[0];
+  EXPECT_EQ(launch.function, function);
+  EXPECT_EQ(launch.grid[0], 4u);
+  EXPECT_EQ(launch.grid[1], 2u);
+  EXPECT_EQ(launch.block[0], 128u);
+  EXPECT_EQ(launch.stream, stream);
+  EXPECT_EQ(launch.parameters, parameters);
+  EXPECT_NE(launch.context, nullptr);
+  EXPECT_EQ(state.sharedMemoryOptIn, 64 * 1024);
+
+  mgpuLaunchKernel(function, 0, 1, 1, 32, 1, 1, 0, stream, parameters, nullptr,
+                   1);
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(lastMessage().find("mgpuLaunchKernel: grid (0, 1, 1)"),
+            std::string::npos)
+      << lastMessage();
+  EXPECT_EQ(state.launches.size(), 2u);
+
+  EXPECT_EQ(pwLaunchKernel(reinterpret_cast<pwFunction>(function), 2, 1, 1, 64,
+                           1, 1, 0, nullptr, parameters),
+            PW_SUCCESS);
+  EXPECT_EQ(state.launches.size(), 3u);
+  EXPECT_EQ(pwLaunchKernel(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr),
+            PW_ERROR_INVALID_VALUE);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+  mgpuModuleUnload(module);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+}
+
+TEST(FakeDriverTest, StreamsAndEvents) {
+  FakeCudaState &state = *fake().state;
+  int streams = state.liveStreams, events = state.liveEvents;
+  pwStream stream = nullptr;
+  ASSERT_EQ(pwStreamCreate(&stream), PW_SUCCESS);
+  EXPECT_EQ(state.lastStreamFlags, 0u);
+  pwEvent start = nullptr, end = nullptr;
+  ASSERT_EQ(pwEventCreate(&start), PW_SUCCESS);
+  EXPECT_EQ(state.lastEventFlags, 0u);
+  ASSERT_EQ(pwEventCreate(&end), PW_SUCCESS);
+  EXPECT_EQ(pwEventRecord(start, stream), PW_SUCCESS);
+  EXPECT_EQ(pwEventRecord(end, stream), PW_SUCCESS);
+  EXPECT_EQ(pwEventSynchronize(end), PW_SUCCESS);
+  float milliseconds = 0;
+  EXPECT_EQ(pwEventElapsedMilliseconds(&milliseconds, start, end), PW_SUCCESS);
+  EXPECT_EQ(milliseconds, 1.5f);
+  EXPECT_EQ(pwStreamSynchronize(stream), PW_SUCCESS);
+  EXPECT_EQ(state.liveStreams, streams + 1);
+  EXPECT_EQ(state.liveEvents, events + 2);
+
+  void *event = mgpuEventCreate();
+  EXPECT_EQ(state.lastEventFlags, 2u);
+  mgpuEventRecord(event, stream);
+  mgpuStreamWaitEvent(stream, event);
+  mgpuEventSynchronize(event);
+  mgpuEventDestroy(event);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+
+  EXPECT_EQ(pwEventDestroy(start), PW_SUCCESS);
+  EXPECT_EQ(pwEventDestroy(end), PW_SUCCESS);
+  EXPECT_EQ(pwStreamDestroy(stream), PW_SUCCESS);
+  EXPECT_EQ(state.liveStreams, streams);
+  EXPECT_EQ(state.liveEvents, events);
+}
+
+TEST(FakeDriverTest, CompiledCodeMemory) {
+  auto *words = static_cast<uint32_t *>(mgpuMemAlloc(64, nullptr, true));
+  ASSERT_NE(words, nullptr);
+  mgpuMemset32(words, 0xdeadbeef, 16, nullptr);
+  mgpuMemset16(words, 0x1234, 2, nullptr);
+  uint32_t host[16] = {};
+  mgpuMemcpy(host, words, sizeof(host), nullptr);
+  EXPECT_EQ(host[0], 0x12341234u);
+  EXPECT_EQ(host[1], 0xdeadbeefu);
+  EXPECT_EQ(host[15], 0xdeadbeefu);
+  mgpuMemFree(words, nullptr);
+  EXPECT_EQ(mgpuMemAlloc(0, nullptr, false), nullptr);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+}
+
+TEST(FakeDriverTest, HostRegistrationCoversAStridedMemRef) {
+  float buffer[64] = {};
+  // A 3 x 4 view with strides [8, 2] at offset 1: elements 1 .. 23.
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[2], strides[2];
+  } descriptor = {buffer, buffer, 1, {3, 4}, {8, 2}};
+  mgpuMemHostRegisterMemRef(2, &descriptor, sizeof(float));
+  EXPECT_EQ(fake().state->registeredPointer, buffer + 1);
+  EXPECT_EQ(fake().state->registeredBytes, 23 * sizeof(float));
+  mgpuMemHostUnregisterMemRef(2, &descriptor, sizeof(float));
+  EXPECT_EQ(fake().state->unregisteredPointer, buffer + 1);
+  // Flipped: elements 23 .. 1 from offset 23.
+  descriptor = {buffer, buffer, 23, {3, 4}, {-8, -2}};
+  mgpuMemHostRegisterMemRef(2, &descriptor, sizeof(float));
+  EXPECT_EQ(fake().state->registeredPointer, buffer + 1);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+}
+
+/// A family whose entry does what compiled code does: look the kernel up and
+/// launch it on the current stream with the descriptors it got.
+void launchingEntry(void **args) {
+  static char ptx[] = ".entry copy(\n";
+  static void *module = mgpuModuleLoad(ptx, sizeof(ptx));
+  static const char name[] = "copy";
+  void *function = mgpuModuleGetFunction(module, name);
+  mgpuLaunchKernel(function, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), args,
+                   nullptr, 2);
+}
+
+TEST(FakeDriverTest, FamilyLaunchRunsCompiledCodeOnTheCurrentStream) {
+  pwFamilyArgument arguments[] = {{PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr},
+                                  {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr}};
+  int32_t outputs[] = {1}, inputs[] = {0};
+  pwVariant variants[] = {{1, 32, PW_STRATEGY_LINEAR, -1, launchingEntry}};
+  pwFamily family = {"copy", 2, 1, 1, 1, arguments, outputs, inputs, variants};
+  float a[8] = {}, c[8] = {};
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, size, stride;
+  } am = {a, a, 0, 8, 1}, cm = {c, c, 0, 8, 1};
+  void *args[] = {&am, &cm};
+
+  pwStream stream = nullptr;
+  ASSERT_EQ(pwStreamCreate(&stream), PW_SUCCESS);
+  pwSetStream(stream);
+  fake().state->launches.clear();
+  EXPECT_EQ(pwFamilyLaunch(&family, args), PW_SUCCESS) << lastMessage();
+  pwSetStream(nullptr);
+  ASSERT_EQ(fake().state->launches.size(), 1u);
+  EXPECT_EQ(fake().state->launches[0].stream, stream);
+
+  // A driver failure inside comes back from pwFamilyLaunch.
+  fake().failNext("cuLaunchKernel", 1);
+  EXPECT_EQ(pwFamilyLaunch(&family, args), PW_ERROR_DRIVER);
+  EXPECT_EQ(lastMessage(), "mgpuLaunchKernel: cuLaunchKernel failed: "
+                           "CUDA_ERROR_INVALID_VALUE: invalid argument");
+  EXPECT_EQ(pwStreamDestroy(stream), PW_SUCCESS);
+}
+
+} // namespace

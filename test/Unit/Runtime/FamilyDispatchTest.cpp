@@ -1,0 +1,634 @@
+//===- FamilyDispatchTest.cpp - Tests of pwFamilyLaunch's dispatch --------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Families here are tables built by hand whose variant entries record the
+// descriptors and scalars they receive instead of launching kernels, so the
+// dispatch runs without a GPU. Data pointers are fake addresses: nothing
+// dereferences them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Runtime/Runtime.h"
+
+#include "MgpuAbi.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct RecordedMemRef {
+  uintptr_t allocated = 0;
+  uintptr_t aligned = 0;
+  int64_t offset = 0;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;
+};
+
+/// What one call of a variant entry received, per argument.
+struct RecordedCall {
+  int rank = 0;
+  std::vector<RecordedMemRef> memrefs;
+  std::vector<void *> scalars;
+};
+
+const pwFamily *recordingFamily = nullptr;
+std::vector<RecordedCall> recordedCalls;
+/// Called by the entries after recording, to leave pending errors.
+void (*entryAction)() = nullptr;
+
+template <int Rank> void recordingEntry(void **args) {
+  RecordedCall call;
+  call.rank = Rank;
+  for (int32_t i = 0; i < recordingFamily->numArguments; ++i) {
+    RecordedMemRef memref;
+    void *scalar = nullptr;
+    if (recordingFamily->arguments[i].kind == PW_ARGUMENT_MEMREF) {
+      const auto *words = static_cast<const int64_t *>(args[i]);
+      std::memcpy(&memref.allocated, &words[0], sizeof(int64_t));
+      std::memcpy(&memref.aligned, &words[1], sizeof(int64_t));
+      memref.offset = words[2];
+      memref.sizes.assign(words + 3, words + 3 + Rank);
+      memref.strides.assign(words + 3 + Rank, words + 3 + 2 * Rank);
+    } else {
+      scalar = args[i];
+    }
+    call.memrefs.push_back(memref);
+    call.scalars.push_back(scalar);
+  }
+  recordedCalls.push_back(call);
+  if (entryAction)
+    entryAction();
+}
+
+using Entry = void (*)(void **);
+Entry entryOfRank(int rank) {
+  static const Entry entries[] = {nullptr, recordingEntry<1>, recordingEntry<2>,
+                                  recordingEntry<3>, recordingEntry<4>};
+  return entries[rank];
+}
+
+/// A family table under construction.
+class FamilyBuilder {
+public:
+  explicit FamilyBuilder(std::string name) : name(std::move(name)) {}
+
+  int memref(pwElementType type, int rank,
+             std::vector<int64_t> staticSizes = {}) {
+    staticSizeLists.push_back(std::move(staticSizes));
+    arguments.push_back({PW_ARGUMENT_MEMREF, type, rank, 0, nullptr});
+    return static_cast<int>(arguments.size()) - 1;
+  }
+  int scalar(pwElementType type) {
+    staticSizeLists.emplace_back();
+    arguments.push_back({PW_ARGUMENT_SCALAR, type, 0, 0, nullptr});
+    return static_cast<int>(arguments.size()) - 1;
+  }
+  FamilyBuilder &output(int argument) {
+    outputs.push_back(argument);
+    return *this;
+  }
+  FamilyBuilder &input(int argument) {
+    inputs.push_back(argument);
+    return *this;
+  }
+  /// Adds linear variants of `ranks`, 32- and 64-bit.
+  FamilyBuilder &linear(std::vector<int> ranks,
+                        std::vector<int> widths = {32, 64}) {
+    for (int rank : ranks)
+      for (int bits : widths)
+        variants.push_back(
+            {rank, bits, PW_STRATEGY_LINEAR, -1, entryOfRank(rank)});
+    return *this;
+  }
+  FamilyBuilder &transpose(int rank, int argument,
+                           std::vector<int> widths = {32, 64}) {
+    for (int bits : widths)
+      variants.push_back(
+          {rank, bits, PW_STRATEGY_TRANSPOSE, argument, entryOfRank(rank)});
+    return *this;
+  }
+
+  /// The table; valid while the builder lives and is not changed.
+  const pwFamily *get() {
+    for (size_t i = 0; i < arguments.size(); ++i)
+      arguments[i].staticSizes =
+          staticSizeLists[i].empty() ? nullptr : staticSizeLists[i].data();
+    family = {name.c_str(),
+              static_cast<int32_t>(arguments.size()),
+              static_cast<int32_t>(outputs.size()),
+              static_cast<int32_t>(inputs.size()),
+              static_cast<int32_t>(variants.size()),
+              arguments.data(),
+              outputs.data(),
+              inputs.data(),
+              variants.data()};
+    recordingFamily = &family;
+    return &family;
+  }
+
+  /// The index of the variant (rank, bits, strategy).
+  int variantIndex(int rank, int bits, int strategy) const {
+    for (size_t i = 0; i < variants.size(); ++i)
+      if (variants[i].rank == rank && variants[i].indexBitwidth == bits &&
+          variants[i].strategy == strategy)
+        return static_cast<int>(i);
+    return -2;
+  }
+
+private:
+  std::string name;
+  std::vector<pwFamilyArgument> arguments;
+  std::vector<std::vector<int64_t>> staticSizeLists;
+  std::vector<int32_t> outputs;
+  std::vector<int32_t> inputs;
+  std::vector<pwVariant> variants;
+  pwFamily family{};
+};
+
+/// A ranked memref descriptor: pointers, offset, sizes, strides.
+class MemRef {
+public:
+  MemRef(uintptr_t data, std::vector<int64_t> sizes,
+         std::vector<int64_t> strides, int64_t offset = 0) {
+    words.push_back(static_cast<int64_t>(data));
+    words.push_back(static_cast<int64_t>(data));
+    words.push_back(offset);
+    words.insert(words.end(), sizes.begin(), sizes.end());
+    words.insert(words.end(), strides.begin(), strides.end());
+  }
+  void *get() { return words.data(); }
+
+private:
+  std::vector<int64_t> words;
+};
+
+constexpr uintptr_t kA = 0x10000000;
+constexpr uintptr_t kB = 0x20000000;
+constexpr uintptr_t kC = 0x30000000;
+
+class FamilyDispatchTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    recordedCalls.clear();
+    entryAction = nullptr;
+  }
+
+  /// Launches and expects success with exactly one call.
+  const RecordedCall &launchOnce(const pwFamily *family,
+                                 std::vector<void *> args) {
+    pwStatus status = pwFamilyLaunch(family, args.data());
+    EXPECT_EQ(status, PW_SUCCESS) << pwGetLastErrorMessage();
+    EXPECT_EQ(recordedCalls.size(), 1u);
+    if (recordedCalls.empty())
+      recordedCalls.emplace_back();
+    return recordedCalls.front();
+  }
+
+  /// Launches and expects `expected` and a message containing `fragment`.
+  void expectError(const pwFamily *family, std::vector<void *> args,
+                   pwStatus expected, const std::string &fragment) {
+    pwStatus status = pwFamilyLaunch(family, args.data());
+    EXPECT_EQ(status, expected) << pwGetStatusName(status);
+    EXPECT_NE(std::string(pwGetLastErrorMessage()).find(fragment),
+              std::string::npos)
+        << "message: " << pwGetLastErrorMessage();
+    EXPECT_TRUE(recordedCalls.empty());
+    EXPECT_EQ(pwGetLastVariant(), -1);
+  }
+};
+
+/// c = a + b on f32 matrices of rank 2.
+struct AddFamily {
+  FamilyBuilder builder{"add"};
+  int a, b, c;
+  AddFamily() {
+    a = builder.memref(PW_F32, 2);
+    b = builder.memref(PW_F32, 2);
+    c = builder.memref(PW_F32, 2);
+    builder.output(c).input(a).input(b).linear({1, 2});
+    builder.transpose(2, a).transpose(2, b);
+  }
+};
+
+TEST_F(FamilyDispatchTest, ContiguousAddIsRank1Linear32Bit) {
+  AddFamily add;
+  MemRef a(kA, {4, 5}, {5, 1}), b(kB, {4, 5}, {5, 1}), c(kC, {4, 5}, {5, 1});
+  const RecordedCall &call =
+      launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(1, 32, PW_STRATEGY_LINEAR));
+  EXPECT_EQ(call.rank, 1);
+  for (int argument : {add.a, add.b, add.c}) {
+    EXPECT_EQ(call.memrefs[argument].sizes, std::vector<int64_t>{20});
+    EXPECT_EQ(call.memrefs[argument].strides, std::vector<int64_t>{1});
+    EXPECT_EQ(call.memrefs[argument].offset, 0);
+  }
+  EXPECT_EQ(call.memrefs[add.a].aligned, kA);
+  EXPECT_EQ(call.memrefs[add.b].aligned, kB);
+  EXPECT_EQ(call.memrefs[add.c].aligned, kC);
+  EXPECT_EQ(call.memrefs[add.c].allocated, kC);
+}
+
+TEST_F(FamilyDispatchTest, Prefers32BitVariantsWhateverTheirOrder) {
+  FamilyBuilder builder("copy");
+  int a = builder.memref(PW_F16, 1);
+  int c = builder.memref(PW_F16, 1);
+  builder.output(c).input(a).linear({1}, {64, 32});
+  MemRef am(kA, {8}, {1}), cm(kC, {8}, {1});
+  launchOnce(builder.get(), {am.get(), cm.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            builder.variantIndex(1, 32, PW_STRATEGY_LINEAR));
+}
+
+TEST_F(FamilyDispatchTest, Uses64BitVariantWhenThereIsNo32BitOne) {
+  FamilyBuilder builder("copy");
+  int a = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(a).linear({1}, {64});
+  MemRef am(kA, {8}, {1}), cm(kC, {8}, {1});
+  launchOnce(builder.get(), {am.get(), cm.get()});
+  EXPECT_EQ(pwGetLastVariant(), 0);
+}
+
+TEST_F(FamilyDispatchTest, RowBroadcastIsRank2) {
+  FamilyBuilder builder("addRow");
+  int a = builder.memref(PW_F32, 2);
+  int b = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 2);
+  builder.output(c).input(a).input(b).linear({1, 2});
+  MemRef am(kA, {4, 5}, {5, 1}), bm(kB, {5}, {1}), cm(kC, {4, 5}, {5, 1});
+  const RecordedCall &call =
+      launchOnce(builder.get(), {am.get(), bm.get(), cm.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            builder.variantIndex(2, 32, PW_STRATEGY_LINEAR));
+  EXPECT_EQ(call.memrefs[c].sizes, (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(call.memrefs[a].strides, (std::vector<int64_t>{5, 1}));
+  EXPECT_EQ(call.memrefs[b].strides, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(call.memrefs[c].strides, (std::vector<int64_t>{5, 1}));
+}
+
+TEST_F(FamilyDispatchTest, ColumnBroadcastIsRank2) {
+  AddFamily add;
+  MemRef a(kA, {4, 5}, {5, 1}), b(kB, {4, 1}, {1, 1}), c(kC, {4, 5}, {5, 1});
+  const RecordedCall &call =
+      launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR));
+  EXPECT_EQ(call.memrefs[add.b].sizes, (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(call.memrefs[add.b].strides, (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(call.memrefs[add.a].strides, (std::vector<int64_t>{5, 1}));
+}
+
+TEST_F(FamilyDispatchTest, TransposedInputPicksItsTransposeVariant) {
+  AddFamily add;
+  // b is the transpose of a column-major 4 x 6 matrix.
+  MemRef a(kA, {4, 6}, {6, 1}), b(kB, {4, 6}, {1, 4}), c(kC, {4, 6}, {6, 1});
+  const RecordedCall &call =
+      launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  const pwVariant &variant = add.builder.get()->variants[pwGetLastVariant()];
+  EXPECT_EQ(variant.strategy, PW_STRATEGY_TRANSPOSE);
+  EXPECT_EQ(variant.transposedArgument, add.b);
+  EXPECT_EQ(variant.indexBitwidth, 32);
+  EXPECT_EQ(call.memrefs[add.c].sizes, (std::vector<int64_t>{4, 6}));
+  EXPECT_EQ(call.memrefs[add.b].strides, (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(call.memrefs[add.c].strides, (std::vector<int64_t>{6, 1}));
+}
+
+TEST_F(FamilyDispatchTest, TransposeMovesTheContiguousDimToRankMinus2) {
+  FamilyBuilder builder("add3");
+  int a = builder.memref(PW_F32, 3);
+  int b = builder.memref(PW_F32, 3);
+  int c = builder.memref(PW_F32, 3);
+  builder.output(c).input(a).input(b).linear({1, 2, 3}).transpose(3, b);
+  // b is fully reversed: contiguous along dim 0, which must become dim 1.
+  MemRef am(kA, {2, 3, 4}, {12, 4, 1}), bm(kB, {2, 3, 4}, {1, 2, 6}),
+      cm(kC, {2, 3, 4}, {12, 4, 1});
+  const RecordedCall &call =
+      launchOnce(builder.get(), {am.get(), bm.get(), cm.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            builder.variantIndex(3, 32, PW_STRATEGY_TRANSPOSE));
+  EXPECT_EQ(call.memrefs[c].sizes, (std::vector<int64_t>{3, 2, 4}));
+  EXPECT_EQ(call.memrefs[c].strides, (std::vector<int64_t>{4, 12, 1}));
+  EXPECT_EQ(call.memrefs[a].strides, (std::vector<int64_t>{4, 12, 1}));
+  EXPECT_EQ(call.memrefs[b].strides, (std::vector<int64_t>{2, 1, 6}));
+}
+
+TEST_F(FamilyDispatchTest, TransposedInputWithoutItsVariantRunsLinear) {
+  FamilyBuilder builder("add");
+  int a = builder.memref(PW_F32, 2);
+  int b = builder.memref(PW_F32, 2);
+  int c = builder.memref(PW_F32, 2);
+  // Only a transpose variant for `a`, but `b` is the transposed one.
+  builder.output(c).input(a).input(b).linear({1, 2}).transpose(2, a);
+  MemRef am(kA, {4, 6}, {6, 1}), bm(kB, {4, 6}, {1, 4}), cm(kC, {4, 6}, {6, 1});
+  const RecordedCall &call =
+      launchOnce(builder.get(), {am.get(), bm.get(), cm.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            builder.variantIndex(2, 32, PW_STRATEGY_LINEAR));
+  EXPECT_EQ(call.memrefs[b].strides, (std::vector<int64_t>{1, 4}));
+}
+
+TEST_F(FamilyDispatchTest, ScalarsArePassedThrough) {
+  FamilyBuilder builder("axpy");
+  int x = builder.memref(PW_F32, 1);
+  int alpha = builder.scalar(PW_F32);
+  int scale = builder.scalar(PW_F64);
+  int y = builder.memref(PW_F32, 1);
+  // `scale` is an argument the map does not read; it passes through too.
+  builder.output(y).input(x).input(alpha).linear({1});
+  float alphaValue = 2.0f;
+  double scaleValue = 3.0;
+  MemRef xm(kA, {16}, {1}), ym(kC, {16}, {1});
+  const RecordedCall &call =
+      launchOnce(builder.get(), {xm.get(), &alphaValue, &scaleValue, ym.get()});
+  EXPECT_EQ(call.scalars[alpha], &alphaValue);
+  EXPECT_EQ(call.scalars[scale], &scaleValue);
+  EXPECT_EQ(call.memrefs[x].sizes, std::vector<int64_t>{16});
+  EXPECT_EQ(call.memrefs[y].aligned, kC);
+}
+
+TEST_F(FamilyDispatchTest, ScalarInputsDoNotCountAsTransposeOperands) {
+  FamilyBuilder builder("scaleT");
+  int alpha = builder.scalar(PW_F32);
+  int a = builder.memref(PW_F32, 2);
+  int c = builder.memref(PW_F32, 2);
+  builder.output(c).input(alpha).input(a).linear({1, 2}).transpose(2, a);
+  float alphaValue = 1.0f;
+  MemRef am(kA, {4, 6}, {1, 4}), cm(kC, {4, 6}, {6, 1});
+  const RecordedCall &call =
+      launchOnce(builder.get(), {&alphaValue, am.get(), cm.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            builder.variantIndex(2, 32, PW_STRATEGY_TRANSPOSE));
+  EXPECT_EQ(call.scalars[alpha], &alphaValue);
+}
+
+TEST_F(FamilyDispatchTest, InPlaceArgumentGetsOneDescriptor) {
+  FamilyBuilder builder("addInPlace");
+  int a = builder.memref(PW_F32, 2);
+  int b = builder.memref(PW_F32, 2);
+  builder.output(a).input(a).input(b).linear({1, 2});
+  // a[:, ::2] += b, with an offset view of a.
+  MemRef am(kA, {3, 4}, {16, 2}, 1), bm(kB, {3, 4}, {4, 1});
+  const RecordedCall &call = launchOnce(builder.get(), {am.get(), bm.get()});
+  EXPECT_EQ(call.rank, 2);
+  EXPECT_EQ(call.memrefs[a].aligned, kA + 4);
+  EXPECT_EQ(call.memrefs[a].sizes, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(call.memrefs[a].strides, (std::vector<int64_t>{16, 2}));
+  EXPECT_EQ(call.memrefs[b].strides, (std::vector<int64_t>{4, 1}));
+}
+
+TEST_F(FamilyDispatchTest, Rank0LaunchesRank1OfSize1) {
+  FamilyBuilder builder("scalarAdd");
+  int a = builder.memref(PW_I64, 0);
+  int c = builder.memref(PW_I64, 0);
+  builder.output(c).input(a).linear({1});
+  MemRef am(kA, {}, {}), cm(kC, {}, {});
+  const RecordedCall &call = launchOnce(builder.get(), {am.get(), cm.get()});
+  EXPECT_EQ(call.rank, 1);
+  EXPECT_EQ(call.memrefs[c].sizes, std::vector<int64_t>{1});
+  EXPECT_EQ(call.memrefs[a].sizes, std::vector<int64_t>{1});
+  EXPECT_EQ(call.memrefs[a].aligned, kA);
+}
+
+TEST_F(FamilyDispatchTest, AllUnitDimsLaunchRank1OfSize1) {
+  AddFamily add;
+  MemRef a(kA, {1, 1}, {7, 3}), b(kB, {1, 1}, {1, 1}), c(kC, {1, 1}, {1, 1});
+  const RecordedCall &call =
+      launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(call.rank, 1);
+  EXPECT_EQ(call.memrefs[add.c].sizes, std::vector<int64_t>{1});
+}
+
+TEST_F(FamilyDispatchTest, EmptyLaunchesNothing) {
+  AddFamily add;
+  // Null data is fine when nothing is accessed.
+  MemRef a(0, {0, 5}, {5, 1}), b(kB, {1, 5}, {5, 1}), c(kC, {0, 5}, {5, 1});
+  EXPECT_EQ(
+      pwFamilyLaunch(add.builder.get(),
+                     std::vector<void *>{a.get(), b.get(), c.get()}.data()),
+      PW_SUCCESS)
+      << pwGetLastErrorMessage();
+  EXPECT_TRUE(recordedCalls.empty());
+  EXPECT_EQ(pwGetLastVariant(), -1);
+}
+
+TEST_F(FamilyDispatchTest, OffsetsAreRebasedIntoPointers) {
+  FamilyBuilder builder("addOffsets");
+  int a = builder.memref(PW_F64, 1);
+  int b = builder.memref(PW_BF16, 1);
+  int c = builder.memref(PW_F64, 1);
+  builder.output(c).input(a).input(b).linear({1});
+  // A negative offset with a flipped stride: a[::-1] of a 10-element view.
+  MemRef am(kA, {10}, {-1}, 9), bm(kB, {10}, {1}, 3), cm(kC, {10}, {1}, 2);
+  const RecordedCall &call =
+      launchOnce(builder.get(), {am.get(), bm.get(), cm.get()});
+  EXPECT_EQ(call.memrefs[a].aligned, kA + 9 * 8);
+  EXPECT_EQ(call.memrefs[a].allocated, kA + 9 * 8);
+  EXPECT_EQ(call.memrefs[a].strides, std::vector<int64_t>{-1});
+  EXPECT_EQ(call.memrefs[b].aligned, kB + 3 * 2);
+  EXPECT_EQ(call.memrefs[c].aligned, kC + 2 * 8);
+  for (int argument : {a, b, c})
+    EXPECT_EQ(call.memrefs[argument].offset, 0);
+}
+
+TEST_F(FamilyDispatchTest, HugeLayoutUses64BitVariant) {
+  FamilyBuilder builder("fill");
+  int value = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(value).linear({1});
+  // 2^31 floats span 8 GiB: past int32 byte offsets.
+  const int64_t n = int64_t(1) << 31;
+  MemRef vm(0x7f0000000000, {1}, {1}), cm(0x100000000, {n}, {1});
+  const RecordedCall &call = launchOnce(builder.get(), {vm.get(), cm.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            builder.variantIndex(1, 64, PW_STRATEGY_LINEAR));
+  EXPECT_EQ(call.memrefs[c].sizes, std::vector<int64_t>{n});
+  EXPECT_EQ(call.memrefs[value].strides, std::vector<int64_t>{0});
+}
+
+TEST_F(FamilyDispatchTest, Only32BitVariantRunsInChunks) {
+  FamilyBuilder builder("fill32");
+  int value = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(value).linear({1}, {32});
+  const int64_t n = int64_t(1) << 31;
+  const uintptr_t base = 0x100000000;
+  MemRef vm(0x7f0000000000, {1}, {1}), cm(base, {n}, {1});
+  ASSERT_EQ(pwFamilyLaunch(builder.get(),
+                           std::vector<void *>{vm.get(), cm.get()}.data()),
+            PW_SUCCESS)
+      << pwGetLastErrorMessage();
+  EXPECT_EQ(pwGetLastVariant(), 0);
+  ASSERT_GT(recordedCalls.size(), 1u);
+  int64_t covered = 0;
+  for (const RecordedCall &call : recordedCalls) {
+    EXPECT_EQ(call.memrefs[c].aligned, base + covered * 4);
+    EXPECT_EQ(call.memrefs[value].aligned, 0x7f0000000000u);
+    // Each chunk is 32-bit: its byte extent fits in int32.
+    EXPECT_LE(call.memrefs[c].sizes[0] * 4, int64_t(1) << 31);
+    covered += call.memrefs[c].sizes[0];
+  }
+  EXPECT_EQ(covered, n);
+}
+
+TEST_F(FamilyDispatchTest, ShapesThatDoNotBroadcastAreAnError) {
+  FamilyBuilder builder("addBad");
+  int a = builder.memref(PW_F32, 2);
+  int b = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 2);
+  builder.output(c).input(a).input(b).linear({1, 2});
+  MemRef am(kA, {4, 5}, {5, 1}), bm(kB, {3}, {1}), cm(kC, {4, 5}, {5, 1});
+  expectError(builder.get(), {am.get(), bm.get(), cm.get()}, PW_ERROR_LAYOUT,
+              "addBad: operand #2 dim 0 (size 3) does not broadcast");
+  EXPECT_NE(std::string(pwGetLastErrorMessage())
+                .find("operands #0, #1, #2 are arguments 2, 0, 1"),
+            std::string::npos)
+      << pwGetLastErrorMessage();
+}
+
+TEST_F(FamilyDispatchTest, OutputsThatOverlapAreAnError) {
+  FamilyBuilder builder("twoOutputs");
+  int a = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  int d = builder.memref(PW_F32, 1);
+  builder.output(c).output(d).input(a).linear({1});
+  MemRef am(kA, {8}, {1}), cm(kC, {8}, {1}), dm(kC, {8}, {1}, 4);
+  expectError(builder.get(), {am.get(), cm.get(), dm.get()}, PW_ERROR_LAYOUT,
+              "twoOutputs: output operands #0 and #1 overlap");
+}
+
+TEST_F(FamilyDispatchTest, OutputPartiallyOverlappingAnInputIsAnError) {
+  AddFamily add;
+  MemRef a(kC, {4, 5}, {5, 1}, 1), b(kB, {4, 5}, {5, 1}), c(kC, {4, 5}, {5, 1});
+  expectError(add.builder.get(), {a.get(), b.get(), c.get()}, PW_ERROR_LAYOUT,
+              "partially overlaps input operand #1");
+}
+
+TEST_F(FamilyDispatchTest, BroadcastOutputIsAnError) {
+  AddFamily add;
+  MemRef a(kA, {4, 5}, {5, 1}), b(kB, {4, 5}, {5, 1}), c(kC, {4, 5}, {0, 1});
+  expectError(add.builder.get(), {a.get(), b.get(), c.get()}, PW_ERROR_LAYOUT,
+              "overlaps itself");
+}
+
+TEST_F(FamilyDispatchTest, NullDataIsAnError) {
+  AddFamily add;
+  MemRef a(kA, {4, 5}, {5, 1}), b(0, {4, 5}, {5, 1}), c(kC, {4, 5}, {5, 1});
+  expectError(add.builder.get(), {a.get(), b.get(), c.get()}, PW_ERROR_LAYOUT,
+              "add: argument 1 has null data");
+}
+
+TEST_F(FamilyDispatchTest, MisalignedDataIsAnError) {
+  AddFamily add;
+  MemRef a(kA + 2, {4, 5}, {5, 1}), b(kB, {4, 5}, {5, 1}),
+      c(kC, {4, 5}, {5, 1});
+  expectError(add.builder.get(), {a.get(), b.get(), c.get()}, PW_ERROR_LAYOUT,
+              "add: argument 0 is misaligned");
+}
+
+TEST_F(FamilyDispatchTest, StaticSizeMismatchIsAnError) {
+  FamilyBuilder builder("addStatic");
+  int a = builder.memref(PW_F32, 2, {4, -1});
+  int c = builder.memref(PW_F32, 2);
+  builder.output(c).input(a).linear({1, 2});
+  MemRef am(kA, {3, 5}, {5, 1}), cm(kC, {3, 5}, {5, 1});
+  expectError(builder.get(), {am.get(), cm.get()}, PW_ERROR_LAYOUT,
+              "addStatic: argument 0 dim 0 has size 3 but the function "
+              "declares 4");
+}
+
+TEST_F(FamilyDispatchTest, NegativeSizeIsAnError) {
+  AddFamily add;
+  MemRef a(kA, {4, -5}, {5, 1}), b(kB, {4, 5}, {5, 1}), c(kC, {4, 5}, {5, 1});
+  expectError(add.builder.get(), {a.get(), b.get(), c.get()}, PW_ERROR_LAYOUT,
+              "argument 0 dim 1 has negative size -5");
+}
+
+TEST_F(FamilyDispatchTest, NoVariantOfTheRankIsNotFound) {
+  FamilyBuilder builder("rank1Only");
+  int a = builder.memref(PW_F32, 2);
+  int c = builder.memref(PW_F32, 2);
+  builder.output(c).input(a).linear({1});
+  MemRef am(kA, {4, 6}, {1, 4}), cm(kC, {4, 6}, {6, 1});
+  expectError(builder.get(), {am.get(), cm.get()}, PW_ERROR_NOT_FOUND,
+              "rank1Only: no kernel variant of rank 2");
+}
+
+TEST_F(FamilyDispatchTest, NullArgumentsAreInvalid) {
+  AddFamily add;
+  EXPECT_EQ(pwFamilyLaunch(nullptr, nullptr), PW_ERROR_INVALID_VALUE);
+  EXPECT_EQ(pwFamilyLaunch(add.builder.get(), nullptr), PW_ERROR_INVALID_VALUE);
+  MemRef a(kA, {4, 5}, {5, 1}), c(kC, {4, 5}, {5, 1});
+  expectError(add.builder.get(), {a.get(), nullptr, c.get()},
+              PW_ERROR_INVALID_VALUE,
+              "argument 1 is a memref but its descriptor pointer is null");
+}
+
+TEST_F(FamilyDispatchTest, MalformedTableIsInvalid) {
+  FamilyBuilder builder("noOutputs");
+  int a = builder.memref(PW_F32, 1);
+  builder.input(a).linear({1});
+  MemRef am(kA, {4}, {1});
+  expectError(builder.get(), {am.get()}, PW_ERROR_INVALID_VALUE,
+              "noOutputs: malformed family table");
+}
+
+TEST_F(FamilyDispatchTest, PendingErrorOfTheEntryIsReturned) {
+  FamilyBuilder builder("pending");
+  int a = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(a).linear({1});
+  // What compiled code does without a driver: look its kernel up, launch.
+  entryAction = [] {
+    static char image[] = ".entry k(";
+    static void *module = mgpuModuleLoad(image, sizeof(image));
+    void *function = mgpuModuleGetFunction(module, "k");
+    mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr,
+                     0);
+  };
+  MemRef am(kA, {4}, {1}), cm(kC, {4}, {1});
+  EXPECT_EQ(pwFamilyLaunch(builder.get(),
+                           std::vector<void *>{am.get(), cm.get()}.data()),
+            PW_ERROR_NO_DRIVER);
+  EXPECT_NE(
+      std::string(pwGetLastErrorMessage()).find("cannot load the CUDA driver"),
+      std::string::npos)
+      << pwGetLastErrorMessage();
+  EXPECT_EQ(recordedCalls.size(), 1u);
+  EXPECT_EQ(pwGetLastVariant(), 0);
+  // Taken by pwFamilyLaunch: nothing is pending any more.
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS);
+}
+
+TEST_F(FamilyDispatchTest, StalePendingErrorsDoNotFailALaunch) {
+  static char image[] = ".entry k(";
+  void *module = mgpuModuleLoad(image, sizeof(image));
+  EXPECT_EQ(mgpuModuleGetFunction(module, "k"), nullptr);
+  FamilyBuilder builder("clean");
+  int a = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(a).linear({1});
+  MemRef am(kA, {4}, {1}), cm(kC, {4}, {1});
+  launchOnce(builder.get(), {am.get(), cm.get()});
+  mgpuModuleUnload(module);
+}
+
+TEST_F(FamilyDispatchTest, I1ElementsAreBytes) {
+  FamilyBuilder builder("mask");
+  int a = builder.memref(PW_I1, 1);
+  int c = builder.memref(PW_I1, 1);
+  builder.output(c).input(a).linear({1});
+  // Any address is aligned for 1-byte elements; offset 3 is 3 bytes.
+  MemRef am(kA + 1, {5}, {1}, 3), cm(kC + 3, {5}, {1});
+  const RecordedCall &call = launchOnce(builder.get(), {am.get(), cm.get()});
+  EXPECT_EQ(call.memrefs[a].aligned, kA + 4);
+}
+
+} // namespace

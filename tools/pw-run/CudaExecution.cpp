@@ -1,0 +1,206 @@
+//===- CudaExecution.cpp - pw-run's CUDA target ---------------------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaExecution.h"
+
+#include "Pointwise/Compiler/Family.h"
+#include "Pointwise/Runtime/Runtime.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/IR/Module.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace pointwise;
+using namespace pointwise::run;
+
+namespace {
+
+llvm::Error runtimeError(pwStatus status, const llvm::Twine &what) {
+  return llvm::createStringError(what + ": " + pwGetStatusName(status) + ": " +
+                                 pwGetLastErrorMessage());
+}
+
+#define PW_CHECK(call, what)                                                   \
+  if (pwStatus status = (call); status != PW_SUCCESS)                          \
+  return runtimeError(status, what)
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<CudaExecution>>
+CudaExecution::create(ModuleOp module, llvm::StringRef entry) {
+  int devices = 0;
+  PW_CHECK(pwGetDeviceCount(&devices), "--target=cuda");
+  if (devices == 0)
+    return llvm::createStringError("--target=cuda: the CUDA driver reports no "
+                                   "device");
+  char arch[16] = {0};
+  PW_CHECK(pwGetDeviceArch(0, arch, sizeof(arch)), "--target=cuda");
+
+  std::unique_ptr<CudaExecution> execution(new CudaExecution());
+  OwningOpRef<ModuleOp> copy = module.clone();
+  FamilyOptions options;
+  options.chip = arch;
+  options.functions = {entry.str()};
+  std::vector<FamilySpec> families;
+  bool compiled = false;
+  ExecutionEngineOptions engineOptions;
+  engineOptions.llvmModuleBuilder =
+      [&](Operation *op, llvm::LLVMContext &context)
+      -> std::unique_ptr<llvm::Module> {
+    std::unique_ptr<llvm::Module> host = compileFamilies(
+        cast<ModuleOp>(op), context, options, families, nullptr);
+    compiled = host != nullptr;
+    return host;
+  };
+  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = transformer;
+  auto engine = ExecutionEngine::create(*copy, engineOptions);
+  if (!engine) {
+    llvm::consumeError(engine.takeError());
+    return llvm::createStringError(
+        compiled ? "--target=cuda: JIT compilation failed"
+                 : "--target=cuda: compiling the kernel family failed "
+                   "(diagnostics above)");
+  }
+  execution->engine = std::move(*engine);
+  auto table = execution->engine->lookup(("pw_family_" + entry).str());
+  if (!table)
+    return table.takeError();
+  execution->family = *table;
+  return execution;
+}
+
+CudaExecution::~CudaExecution() {
+  for (void *buffer : deviceBuffers)
+    if (buffer)
+      pwFree(buffer);
+}
+
+llvm::Error CudaExecution::upload(std::vector<HostArgument> &arguments) {
+  descriptors.assign(arguments.size(), {});
+  packed.assign(arguments.size(), nullptr);
+  deviceBuffers.assign(arguments.size(), nullptr);
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    if (!argument.isMemRef()) {
+      // A scalar's bits, as the entry loads them from its address.
+      packed[index] = argument.getPackedArgument();
+      continue;
+    }
+    int64_t bytes = std::max<int64_t>(argument.getBufferByteSize(), 1);
+    PW_CHECK(pwMalloc(&deviceBuffers[index], bytes),
+             "allocating " + llvm::Twine(bytes) + " device bytes");
+    PW_CHECK(pwMemcpyHostToDevice(deviceBuffers[index],
+                                  argument.getBufferBytes(),
+                                  argument.getBufferByteSize()),
+             "copying argument #" + llvm::Twine(index) + " to the device");
+    descriptors[index] = argument.getDescriptorWords();
+    auto address = reinterpret_cast<int64_t>(deviceBuffers[index]);
+    descriptors[index][0] = descriptors[index][1] = address;
+    packed[index] = descriptors[index].data();
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error CudaExecution::launch() {
+  PW_CHECK(pwFamilyLaunch(static_cast<const pwFamily *>(family), packed.data()),
+           "launch");
+  return llvm::Error::success();
+}
+
+llvm::Error CudaExecution::download(std::vector<HostArgument> &arguments) {
+  PW_CHECK(pwStreamSynchronize(pwGetStream()), "waiting for the kernel");
+  for (auto [index, argument] : llvm::enumerate(arguments)) {
+    if (!argument.isMemRef())
+      continue;
+    PW_CHECK(pwMemcpyDeviceToHost(argument.getBufferBytes(),
+                                  deviceBuffers[index],
+                                  argument.getBufferByteSize()),
+             "copying argument #" + llvm::Twine(index) + " back");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<double> CudaExecution::timeMedianSeconds(unsigned iterations) {
+  pwEvent start, end;
+  PW_CHECK(pwEventCreate(&start), "timing");
+  PW_CHECK(pwEventCreate(&end), "timing");
+  std::vector<double> times;
+  // Warm-up: module load and first-launch costs stay out of the numbers.
+  for (unsigned i = 0; i < 3; ++i)
+    if (llvm::Error error = launch())
+      return std::move(error);
+  for (unsigned i = 0; i < iterations; ++i) {
+    PW_CHECK(pwEventRecord(start, pwGetStream()), "timing");
+    if (llvm::Error error = launch())
+      return std::move(error);
+    PW_CHECK(pwEventRecord(end, pwGetStream()), "timing");
+    PW_CHECK(pwEventSynchronize(end), "timing");
+    float milliseconds = 0;
+    PW_CHECK(pwEventElapsedMilliseconds(&milliseconds, start, end), "timing");
+    times.push_back(milliseconds * 1e-3);
+  }
+  pwEventDestroy(start);
+  pwEventDestroy(end);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+llvm::Expected<double> CudaExecution::measureCopyBandwidth() {
+  constexpr size_t kBytes = size_t(256) << 20;
+  void *from = nullptr, *to = nullptr;
+  PW_CHECK(pwMalloc(&from, kBytes), "copy bandwidth");
+  if (pwStatus status = pwMalloc(&to, kBytes); status != PW_SUCCESS) {
+    pwFree(from);
+    return runtimeError(status, "copy bandwidth");
+  }
+  pwMemsetBytes(from, 1, kBytes);
+  pwEvent start, end;
+  pwEventCreate(&start);
+  pwEventCreate(&end);
+  std::vector<double> times;
+  for (int i = 0; i < 12; ++i) {
+    pwEventRecord(start, nullptr);
+    pwMemcpyDeviceToDevice(to, from, kBytes);
+    pwEventRecord(end, nullptr);
+    pwEventSynchronize(end);
+    float milliseconds = 0;
+    pwEventElapsedMilliseconds(&milliseconds, start, end);
+    if (i >= 2)
+      times.push_back(milliseconds * 1e-3);
+  }
+  pwEventDestroy(start);
+  pwEventDestroy(end);
+  pwFree(from);
+  pwFree(to);
+  std::sort(times.begin(), times.end());
+  return 2.0 * kBytes / times[times.size() / 2];
+}
+
+std::string CudaExecution::describeLastVariant() const {
+  int index = pwGetLastVariant();
+  if (index < 0)
+    return "nothing launched";
+  const auto *table = static_cast<const pwFamily *>(family);
+  const pwVariant &variant = table->variants[index];
+  std::string text = "rank " + std::to_string(variant.rank) + ", " +
+                     std::to_string(variant.indexBitwidth) + "-bit indices, ";
+  if (variant.strategy == PW_STRATEGY_TRANSPOSE)
+    text += "transpose of argument #" +
+            std::to_string(variant.transposedArgument);
+  else
+    text += "linear";
+  return text;
+}
+
+std::string CudaExecution::getDeviceName() const {
+  char name[256] = {0};
+  if (pwGetDeviceName(0, name, sizeof(name)) != PW_SUCCESS)
+    return "unknown device";
+  return name;
+}
