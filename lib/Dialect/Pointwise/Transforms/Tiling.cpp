@@ -243,6 +243,9 @@ private:
   Value load(const FlatOperand &operand, Value offset);
   void emitScalarElement(Value linear);
   void emitGuardedScalarElement(Value linear);
+  /// Unguarded elements: every input of every element loaded first, then
+  /// computed and stored.
+  void emitScalarElements(ArrayRef<Value> linears);
   void emitVectorChunks(ArrayRef<Value> chunkIndices, Value first);
 
   OpBuilder &builder;
@@ -465,6 +468,26 @@ void KernelEmitter::emitScalarElement(Value linear) {
         ValueRange{toIndex(offsets[inputs.size() + index])});
 }
 
+void KernelEmitter::emitScalarElements(ArrayRef<Value> linears) {
+  SmallVector<SmallVector<Value>> offsets, values;
+  for (Value linear : linears) {
+    offsets.push_back(computeOffsets(linear));
+    values.emplace_back();
+    for (auto [index, operand] : llvm::enumerate(inputs))
+      values.back().push_back(operand.flat
+                                  ? load(operand, offsets.back()[index])
+                                  : scalarInputs[index]);
+  }
+  for (auto [elementOffsets, elementValues] : llvm::zip(offsets, values)) {
+    SmallVector<Value> results =
+        cloneBodyInOpMath(builder, loc, map, elementValues);
+    for (auto [index, operand] : llvm::enumerate(outputs))
+      memref::StoreOp::create(
+          builder, loc, results[index], operand.flat,
+          ValueRange{toIndex(elementOffsets[inputs.size() + index])});
+  }
+}
+
 void KernelEmitter::emitGuardedScalarElement(Value linear) {
   auto guard = scf::IfOp::create(builder, loc, lessThan(linear, total));
   OpBuilder::InsertionGuard insertion(builder);
@@ -572,13 +595,28 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   Value blockThreads = constant(blockSize);
 
   // Scalar elements of this thread from element `first` on: coalesced
-  // across the block for each step, `elementsPerThread` steps.
+  // across the block for each step, `elementsPerThread` steps. A block whose
+  // elements are all in range loads every step's inputs before computing
+  // (independent loads in flight, as on the vector path); the last, partial
+  // block guards each step.
   auto emitScalarSteps = [&](Value first) {
     Value base = mul(block, constant(elementsPerThread));
-    for (int64_t step = 0; step < elementsPerThread; ++step) {
-      Value linear = add(mul(add(base, constant(step)), blockThreads), thread);
-      emitGuardedScalarElement(add(first, linear));
-    }
+    SmallVector<Value> linears;
+    for (int64_t step = 0; step < elementsPerThread; ++step)
+      linears.push_back(add(
+          first, add(mul(add(base, constant(step)), blockThreads), thread)));
+    Value blockEnd = add(first, mul(add(block, constant(1)), perBlock));
+    auto ifFull = scf::IfOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, blockEnd,
+                              total),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard paths(builder);
+    builder.setInsertionPointToStart(ifFull.thenBlock());
+    emitScalarElements(linears);
+    builder.setInsertionPointToStart(ifFull.elseBlock());
+    for (Value linear : linears)
+      emitGuardedScalarElement(linear);
   };
 
   if (strategy == Strategy::General) {
