@@ -250,6 +250,7 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.blockSize = options.blockSize;
   pipeline.vectorBytes = options.vectorBytes;
   pipeline.unroll = options.unroll;
+  pipeline.tileEdge = options.tileEdge;
   pipeline.launchOnCurrentStream = true;
   buildGpuPipeline(pm, pipeline);
   return pm.run(module);

@@ -84,11 +84,12 @@ func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: me
 
 // -----
 
-// An operand transposed relative to the output: staged through a padded
-// 32x33 shared-memory tile with a barrier, so that both the transposed read
-// and the write are coalesced.
+// An operand transposed relative to the output: every input staged through
+// a padded 64x65 shared-memory tile with a barrier, so that the reads, along
+// each input's contiguous dim, and the write are coalesced.
 // CHECK-LABEL: .visible .entry add_transposed_large_kernel(
-// CHECK: .shared .align 4 .b8 __wg_add_transposed_large_kernel_0[4224];
+// CHECK-DAG: .shared .align 4 .b8 __wg_add_transposed_large_kernel_0[16640];
+// CHECK-DAG: .shared .align 4 .b8 __wg_add_transposed_large_kernel_1[16640];
 // CHECK: ld.global.nc.b32
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;

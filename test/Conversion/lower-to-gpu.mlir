@@ -31,7 +31,7 @@ func.func @axpy(%x: memref<?xf32>, %y: memref<?xf32>, %alpha: f32, %c: memref<?x
 // CHECK-NOT: memref.alloca
 // CHECK: gpu.launch_func @transpose_copy_kernel::@transpose_copy_kernel
 // CHECK: gpu.func @transpose_copy_kernel(
-// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<64x65xf32, #gpu.address_space<workgroup>>)
 // CHECK: memref.store %{{.*}}, %[[TILE]]
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[TILE]]

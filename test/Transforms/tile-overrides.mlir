@@ -29,7 +29,7 @@ func.func @defaults(%x: memref<?xf32>, %y: memref<?xf32>) {
 
 // A transpose override where the static strides allow it.
 // CHECK-LABEL: func.func @transpose
-// CHECK: memref.alloca() {pointwise.block_local} : memref<32x33xf32>
+// CHECK: memref.alloca() {pointwise.block_local} : memref<64x65xf32>
 // CHECK: pointwise.strategy = "transpose"
 func.func @transpose(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
                      %y: memref<?x?xf32, strided<[?, 1], offset: ?>>)
@@ -60,6 +60,25 @@ func.func @bad_strategy(%x: memref<?xf32>, %y: memref<?xf32>)
 func.func @bad_bitwidth(%x: memref<?xf32>, %y: memref<?xf32>)
     attributes {pointwise.tile_index_bitwidth = 16 : i64} {
   pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// The tile edge is an option: 32 gives 32x33 tiles covered in passes of 8
+// rows of 32 threads.
+// RUN: pw-opt %s --split-input-file --verify-diagnostics --pw-tile=tile-edge=32 | FileCheck %s --check-prefix=EDGE32
+// RUN: not pw-opt %s --pw-tile=tile-edge=48 2>&1 | FileCheck %s --check-prefix=EDGE48
+// EDGE32-LABEL: func.func @edge
+// EDGE32: memref.alloca() {pointwise.block_local} : memref<32x33xf32>
+// EDGE48: error: pw-tile: tile-edge must be 16, 32 or 64, got 48
+func.func @edge(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
+                %y: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  pointwise.map ins(%x : memref<?x?xf32, strided<[1, ?], offset: ?>>)
+                outs(%y : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
   ^bb0(%a: f32):
     pointwise.yield %a : f32
   }

@@ -83,6 +83,11 @@ llvm::cl::opt<int64_t> blockSize("block-size",
 llvm::cl::opt<int64_t> unroll("unroll",
                               llvm::cl::desc("Accesses per thread and operand"),
                               llvm::cl::init(4));
+llvm::cl::opt<int64_t>
+    tileEdge("tile-edge",
+             llvm::cl::desc("Edge of the transpose variants' tiles (16, 32, "
+                            "64)"),
+             llvm::cl::init(64));
 llvm::cl::opt<std::string>
     runtimeDir("runtime-dir",
                llvm::cl::desc("Directory of libPointwiseRuntime.so for .so "
@@ -190,6 +195,7 @@ int main(int argc, char **argv) {
   options.cudaPath = cudaPath;
   options.blockSize = blockSize;
   options.unroll = unroll;
+  options.tileEdge = tileEdge;
   options.transposeVariants = !noTranspose;
   options.functions.assign(functions.begin(), functions.end());
   if (!indexBitwidths.empty())

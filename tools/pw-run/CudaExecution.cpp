@@ -51,8 +51,8 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry) {
   bool compiled = false;
   ExecutionEngineOptions engineOptions;
   engineOptions.llvmModuleBuilder =
-      [&](Operation *op, llvm::LLVMContext &context)
-      -> std::unique_ptr<llvm::Module> {
+      [&](Operation *op,
+          llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
     std::unique_ptr<llvm::Module> host = compileFamilies(
         cast<ModuleOp>(op), context, options, families, nullptr);
     compiled = host != nullptr;
@@ -191,8 +191,8 @@ std::string CudaExecution::describeLastVariant() const {
   std::string text = "rank " + std::to_string(variant.rank) + ", " +
                      std::to_string(variant.indexBitwidth) + "-bit indices, ";
   if (variant.strategy == PW_STRATEGY_TRANSPOSE)
-    text += "transpose of argument #" +
-            std::to_string(variant.transposedArgument);
+    text +=
+        "transpose of argument #" + std::to_string(variant.transposedArgument);
   else
     text += "linear";
   return text;

@@ -56,16 +56,16 @@ llvm::cl::opt<std::string>
     entryName("entry",
               llvm::cl::desc("Function to run (default: the only function "
                              "with a body)"));
-llvm::cl::opt<Target> target(
-    "target", llvm::cl::desc("Where to run"),
-    llvm::cl::values(
-        clEnumValN(Target::Cpu, "cpu",
-                   "JIT-compile for and run on the host CPU"),
-        clEnumValN(Target::Cuda, "cuda",
-                   "compile the entry as a kernel family (as pw-compile "
-                   "does) and run it on the GPU through the runtime; "
-                   "--check compares with the CPU reference lowering")),
-    llvm::cl::init(Target::Cpu));
+llvm::cl::opt<Target>
+    target("target", llvm::cl::desc("Where to run"),
+           llvm::cl::values(
+               clEnumValN(Target::Cpu, "cpu",
+                          "JIT-compile for and run on the host CPU"),
+               clEnumValN(Target::Cuda, "cuda",
+                          "compile the entry as a kernel family (as pw-compile "
+                          "does) and run it on the GPU through the runtime; "
+                          "--check compares with the CPU reference lowering")),
+           llvm::cl::init(Target::Cpu));
 llvm::cl::list<std::string> argumentSpecs(
     "arg",
     llvm::cl::desc("One per entry argument, in order: '-' (from the type), "
@@ -91,6 +91,11 @@ llvm::cl::opt<unsigned> indexBitwidth(
     llvm::cl::desc("Index arithmetic of --lowering=tiled: 32, 64, or 0 to "
                    "decide from the static layout"),
     llvm::cl::init(0));
+llvm::cl::opt<int64_t>
+    tileEdge("tile-edge",
+             llvm::cl::desc("Transpose tile edge of --lowering=tiled (16, "
+                            "32, 64)"),
+             llvm::cl::init(64));
 llvm::cl::opt<FillMode> fillMode(
     "fill", llvm::cl::desc("Initial contents of memref buffers"),
     llvm::cl::values(
@@ -174,6 +179,7 @@ compile(ModuleOp module, StringRef entry, bool reference) {
   options.tiled = lowering == Lowering::Tiled;
   options.strategy = tileStrategy;
   options.indexBitwidth = indexBitwidth;
+  options.tileEdge = tileEdge;
   buildCpuPipeline(pm, options);
   if (failed(pm.run(*copy)))
     return llvm::createStringError(llvm::Twine("the ") +

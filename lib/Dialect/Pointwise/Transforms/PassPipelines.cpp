@@ -35,6 +35,7 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   if (options.tiled && !options.reference) {
     TilePassOptions tile;
     tile.strategy = options.strategy;
+    tile.tileEdge = options.tileEdge;
     tile.indexBitwidth = options.indexBitwidth;
     pm.addPass(createTilePass(tile));
   } else {
@@ -93,6 +94,7 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   tile.blockSize = options.blockSize;
   tile.vectorBytes = options.vectorBytes;
   tile.unroll = options.unroll;
+  tile.tileEdge = options.tileEdge;
   tile.indexBitwidth = options.indexBitwidth;
   pm.addPass(createTilePass(tile));
   // Canonicalization would merge the block and thread loops; it runs once

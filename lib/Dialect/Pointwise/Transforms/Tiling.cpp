@@ -52,10 +52,9 @@ StringRef getStrategyName(Strategy strategy) {
   llvm_unreachable("unknown strategy");
 }
 
-/// Edge of the square tiles of the transpose strategy, and rows of a tile
-/// one pass of a 32 x 8 thread block covers.
-constexpr int64_t kTileEdge = 32;
-constexpr int64_t kTileRowsPerPass = 8;
+/// Threads of a block of the transpose strategy: a tile of edge E is
+/// covered in passes of kTileThreads / E rows.
+constexpr int64_t kTileThreads = 256;
 
 /// The static strides of a memref operand, or nothing for a scalar.
 std::optional<SmallVector<int64_t>> getStaticStrides(Value value) {
@@ -157,6 +156,10 @@ struct FlatOperand {
   /// LLVM packs into bits).
   bool vectorized = false;
   bool lastStrideIsDynamic = false;
+  /// For a vectorized operand whose last stride is dynamic: a host-computed
+  /// i1, true when its vectors are whole and aligned at run time. Otherwise
+  /// the vector path moves its lanes one by one (any last stride).
+  Value vectorFlag;
   /// Stride 0 along the last dim: one load serves a whole vector.
   bool broadcastAlongLastDim = false;
 };
@@ -186,7 +189,7 @@ public:
   void emit(Strategy strategy, int64_t blockSize, int64_t unroll);
   /// The transpose strategy: square tiles of dims `transposedDim` and the
   /// last, staged through a tile buffer per transposed input.
-  void emitTranspose(int64_t transposedDim);
+  void emitTranspose(int64_t transposedDim, int64_t tileEdge);
 
 private:
   Value constant(int64_t value) {
@@ -241,6 +244,11 @@ private:
   /// Element offsets of every operand at linear iteration index `linear`.
   SmallVector<Value> computeOffsets(Value linear);
   Value load(const FlatOperand &operand, Value offset);
+  /// The offset of lane `lane` of a vector chunk starting at `offset`.
+  Value laneOffset(const FlatOperand &operand, Value offset, int64_t lane) {
+    return lane ? add(offset, mul(constant(lane), operand.strides.back()))
+                : offset;
+  }
   void emitScalarElement(Value linear);
   void emitGuardedScalarElement(Value linear);
   /// Unguarded elements: every input of every element loaded first, then
@@ -344,35 +352,56 @@ Value KernelEmitter::computeHostVectorCondition() {
   // boundary at the same element (a[1:] + b[1:]). Higher ranks need every
   // row aligned, so no head.
   bool peelHead = sizes.size() == 1;
-  Value misalignment;
   if (sizes.size() > 1)
     ok = arith::AndIOp::create(builder, loc, ok,
                                isMultiple(sizes.back(), vectorWidth));
-  auto memrefs = llvm::concat<Value>(map.getInputs(), map.getOutputs());
-  auto operands = llvm::concat<FlatOperand>(inputs, outputs);
-  for (auto [memref, operand] : llvm::zip(memrefs, operands)) {
-    if (!operand.flat || !operand.vectorized)
-      continue;
+  // Outputs first: with run-time strides, the head aligns the first output.
+  auto memrefs = llvm::concat<Value>(map.getOutputs(), map.getInputs());
+  auto operands = llvm::concat<FlatOperand>(outputs, inputs);
+  auto getMisalignment = [&](Value memref, const FlatOperand &operand) {
     int64_t bytes = getByteWidth(operand.elementType);
     Value pointer = toIndexType(
         memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref));
     // Buffers are aligned to their element size, so the first element's
     // position modulo the vector width, in elements, tells the alignment.
     Value firstElement = add(divide(pointer, constant(bytes)), operand.offset);
-    Value elementMisalignment = remainder(firstElement, constant(vectorWidth));
-    if (!misalignment)
-      misalignment = peelHead ? elementMisalignment : constant(0);
-    ok = bothTrue(ok, equal(elementMisalignment, misalignment));
-    for (Value stride : ArrayRef(operand.strides).drop_back())
-      ok = arith::AndIOp::create(builder, loc, ok,
-                                 isMultiple(stride, vectorWidth));
-    if (operand.lastStrideIsDynamic)
-      ok = arith::AndIOp::create(
-          builder, loc, ok,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                operand.strides.back(), constant(1)));
+    return remainder(firstElement, constant(vectorWidth));
+  };
+  // The element misalignment every vectorized operand must share: that of
+  // the first operand with a static unit stride, else of the first one with
+  // a dynamic stride.
+  Value misalignment = constant(0);
+  if (peelHead) {
+    std::optional<std::pair<Value, FlatOperand *>> anchor;
+    for (bool dynamic : {false, true}) {
+      for (auto [memref, operand] : llvm::zip(memrefs, operands))
+        if (operand.flat && operand.vectorized &&
+            operand.lastStrideIsDynamic == dynamic) {
+          anchor = {memref, &operand};
+          break;
+        }
+      if (anchor)
+        break;
+    }
+    if (anchor)
+      misalignment = getMisalignment(anchor->first, *anchor->second);
   }
-  head = misalignment
+  for (auto [memref, operand] : llvm::zip(memrefs, operands)) {
+    if (!operand.flat || !operand.vectorized)
+      continue;
+    Value aligned = equal(getMisalignment(memref, operand), misalignment);
+    for (Value stride : ArrayRef(operand.strides).drop_back())
+      aligned = bothTrue(aligned, isMultiple(stride, vectorWidth));
+    if (!operand.lastStrideIsDynamic) {
+      ok = bothTrue(ok, aligned);
+      continue;
+    }
+    // A run-time stride decides per operand: the others of the vector path
+    // move lane by lane.
+    operand.vectorFlag =
+        bothTrue(aligned, equal(operand.strides.back(), constant(1)));
+  }
+  head = peelHead
              ? remainder(arith::SubIOp::create(
                              builder, loc, constant(vectorWidth), misalignment),
                          constant(vectorWidth))
@@ -514,9 +543,33 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
       } else if (operand.vectorized) {
         auto type = VectorType::get({vectorWidth}, operand.elementType);
         int64_t alignment = vectorWidth * getByteWidth(operand.elementType);
-        Value vector = vector::LoadOp::create(
-            builder, loc, type, operand.flat, ValueRange{toIndex(offset)},
-            /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+        auto loadVector = [&] {
+          return vector::LoadOp::create(
+              builder, loc, type, operand.flat, ValueRange{toIndex(offset)},
+              /*nontemporal=*/false, llvm::MaybeAlign(alignment));
+        };
+        Value vector;
+        if (!operand.vectorFlag) {
+          vector = loadVector();
+        } else {
+          // A uniform branch: the whole vector, or its lanes one by one
+          // along the run-time stride.
+          auto ifVector = scf::IfOp::create(builder, loc, TypeRange{type},
+                                            operand.vectorFlag,
+                                            /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard branches(builder);
+          builder.setInsertionPointToStart(ifVector.thenBlock());
+          scf::YieldOp::create(builder, loc, ValueRange{loadVector()});
+          builder.setInsertionPointToStart(ifVector.elseBlock());
+          SmallVector<Value> laneValues;
+          for (int64_t lane = 0; lane < vectorWidth; ++lane)
+            laneValues.push_back(
+                load(operand, laneOffset(operand, offset, lane)));
+          scf::YieldOp::create(builder, loc,
+                               ValueRange{vector::FromElementsOp::create(
+                                   builder, loc, type, laneValues)});
+          vector = ifVector.getResult(0);
+        }
         for (int64_t lane = 0; lane < vectorWidth; ++lane)
           values.push_back(
               vector::ExtractOp::create(builder, loc, vector, lane));
@@ -567,9 +620,20 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
         continue;
       }
       auto type = VectorType::get({vectorWidth}, operand.elementType);
+      int64_t alignment = vectorWidth * getByteWidth(operand.elementType);
+      OpBuilder::InsertionGuard branches(builder);
+      if (operand.vectorFlag) {
+        auto ifVector = scf::IfOp::create(builder, loc, operand.vectorFlag,
+                                          /*withElseRegion=*/true);
+        builder.setInsertionPointToStart(ifVector.elseBlock());
+        for (int64_t lane = 0; lane < vectorWidth; ++lane)
+          memref::StoreOp::create(
+              builder, loc, results[index][lane], operand.flat,
+              ValueRange{toIndex(laneOffset(operand, offset, lane))});
+        builder.setInsertionPointToStart(ifVector.thenBlock());
+      }
       Value vector =
           vector::FromElementsOp::create(builder, loc, type, results[index]);
-      int64_t alignment = vectorWidth * getByteWidth(operand.elementType);
       vector::StoreOp::create(
           builder, loc, vector, operand.flat, ValueRange{toIndex(offset)},
           /*nontemporal=*/false, llvm::MaybeAlign(alignment));
@@ -690,9 +754,10 @@ Value KernelEmitter::createThreadLoop(int64_t threads) {
   return toIndexType(loop.getInductionVars()[0]);
 }
 
-void KernelEmitter::emitTranspose(int64_t transposedDim) {
+void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
+  int64_t rowsPerPass = kTileThreads / tileEdge;
   int64_t last = sizes.size() - 1;
-  Value edge = constant(kTileEdge);
+  Value edge = constant(tileEdge);
   Value tilesAlongP =
       arith::CeilDivUIOp::create(builder, loc, sizes[transposedDim], edge);
   Value tilesAlongL =
@@ -712,7 +777,7 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
       scf::IfOp::create(builder, loc, lessThan(constant(0), total));
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPointToStart(ifNonEmpty.thenBlock());
-  // One tile per transposed input and block. The buffers are allocated
+  // One tile per memref input and block. The buffers are allocated
   // before the block loop and marked block-local: pw-lower-to-gpu gives
   // every block its own copy in workgroup memory, while on the CPU, where
   // blocks run one after another, one copy serves them all.
@@ -720,13 +785,17 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
     std::optional<SmallVector<int64_t>> strides = getStaticStrides(input);
     return strides && (*strides)[transposedDim] == 1 && strides->back() != 1;
   };
+  // Every memref input goes through a tile; the transposed ones are read
+  // along P, the others along L.
   SmallVector<Value> tiles(inputs.size());
+  SmallVector<bool> transposedTiles(inputs.size(), false);
   for (auto [index, input] : llvm::enumerate(map.getInputs())) {
-    if (!isTransposed(input))
+    if (!inputs[index].flat)
       continue;
+    transposedTiles[index] = isTransposed(input);
     auto tile = memref::AllocaOp::create(
         builder, loc,
-        MemRefType::get({kTileEdge, kTileEdge + 1}, inputs[index].elementType));
+        MemRefType::get({tileEdge, tileEdge + 1}, inputs[index].elementType));
     tile->setAttr(kBlockLocalAttrName, builder.getUnitAttr());
     tiles[index] = tile;
   }
@@ -762,7 +831,6 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
       offset = add(offset, mul(batchIndices[position], operand.strides[dim]));
     tileOffsets.push_back(offset);
   }
-  int64_t threads = kTileEdge * kTileRowsPerPass;
   Value sizeP = sizes[transposedDim];
   Value sizeL = sizes[last];
   auto getOperand = [&](unsigned operand) -> const FlatOperand & {
@@ -779,56 +847,93 @@ void KernelEmitter::emitTranspose(int64_t transposedDim) {
                     lessThan(add(firstL, l), sizeL));
   };
 
-  // One pass over the tile: a thread loop of 32 x 8 threads covering the
-  // 32 x 32 tile in 4 rows of threads; `emitElement(x, row)` emits the code
-  // for the thread's column `x` in one of its rows, guarded by `inBounds`.
-  auto emitTilePass = [&](bool rowsAlongP,
-                          llvm::function_ref<void(Value, Value)> emitElement) {
-    Value thread = createThreadLoop(threads);
-    Value x = remainder(thread, edge);
-    Value y = divide(thread, edge);
-    for (int64_t row = 0; row < kTileEdge; row += kTileRowsPerPass) {
-      Value r = add(y, constant(row));
-      auto guard = scf::IfOp::create(
-          builder, loc, rowsAlongP ? inBounds(r, x) : inBounds(x, r));
-      OpBuilder::InsertionGuard inside(builder);
-      builder.setInsertionPointToStart(guard.thenBlock());
-      emitElement(x, r);
-    }
+  // The interior tiles, all but those at the high edges, need no bounds
+  // checks: their code issues every load of a thread before any store.
+  Value fullTile =
+      bothTrue(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                     add(firstP, edge), sizeP),
+               arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                     add(firstL, edge), sizeL));
+
+  // One pass over the tile: a thread loop of kTileThreads threads covering
+  // the tile in rows of `tileEdge` threads; `emitRows(x, y, guarded)` emits
+  // the code of thread column `x` and first row `y`, with bounds checks or
+  // (interior tiles) without.
+  auto emitTilePass =
+      [&](llvm::function_ref<void(Value, Value, bool)> emitRows) {
+        Value thread = createThreadLoop(kTileThreads);
+        Value x = remainder(thread, edge);
+        Value y = divide(thread, edge);
+        auto ifFull =
+            scf::IfOp::create(builder, loc, fullTile, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard paths(builder);
+        builder.setInsertionPointToStart(ifFull.thenBlock());
+        emitRows(x, y, /*guarded=*/false);
+        builder.setInsertionPointToStart(ifFull.elseBlock());
+        emitRows(x, y, /*guarded=*/true);
+      };
+  // Emits `emit` under `inBounds(p, l)` when guarded.
+  auto emitGuarded = [&](bool guarded, Value p, Value l,
+                         llvm::function_ref<void()> emit) {
+    if (!guarded)
+      return emit();
+    auto guard = scf::IfOp::create(builder, loc, inBounds(p, l));
+    OpBuilder::InsertionGuard inside(builder);
+    builder.setInsertionPointToStart(guard.thenBlock());
+    emit();
   };
 
-  // Pass 1: consecutive threads read consecutive elements along the
-  // transposed dim, where the transposed inputs are contiguous.
+  // Pass 1 stages every memref input into its tile, tile[l][p], reading
+  // along its contiguous dim: consecutive threads walk P for the transposed
+  // inputs and L for the others. All loads come before the stores, so a
+  // thread has every element of its rows in flight at once.
   {
     OpBuilder::InsertionGuard pass(builder);
-    emitTilePass(/*rowsAlongP=*/false, [&](Value x, Value l) {
-      for (auto [index, tile] : llvm::enumerate(tiles)) {
-        if (!tile)
-          continue;
-        Value value = load(inputs[index], offsetOf(index, x, l));
-        memref::StoreOp::create(builder, loc, value, tile,
-                                ValueRange{toIndex(l), toIndex(x)});
+    emitTilePass([&](Value x, Value y, bool guarded) {
+      SmallVector<std::tuple<Value, Value, Value, Value>> staged;
+      for (int64_t row = 0; row < tileEdge; row += rowsPerPass) {
+        Value r = add(y, constant(row));
+        for (auto [index, tile] : llvm::enumerate(tiles)) {
+          if (!tile)
+            continue;
+          Value p = transposedTiles[index] ? x : r;
+          Value l = transposedTiles[index] ? r : x;
+          emitGuarded(guarded, p, l, [&] {
+            Value value = load(inputs[index], offsetOf(index, p, l));
+            if (guarded)
+              memref::StoreOp::create(builder, loc, value, tile,
+                                      ValueRange{toIndex(l), toIndex(p)});
+            else
+              staged.emplace_back(value, tile, l, p);
+          });
+        }
       }
+      for (auto [value, tile, l, p] : staged)
+        memref::StoreOp::create(builder, loc, value, tile,
+                                ValueRange{toIndex(l), toIndex(p)});
     });
   }
   // Pass 2, after the whole tile is staged: consecutive threads handle
   // consecutive elements along the last dim, where outputs are contiguous.
-  emitTilePass(/*rowsAlongP=*/true, [&](Value x, Value p) {
-    SmallVector<Value> values;
-    for (auto [index, operand] : llvm::enumerate(inputs)) {
-      if (!operand.flat)
-        values.push_back(scalarInputs[index]);
-      else if (tiles[index])
-        values.push_back(memref::LoadOp::create(
-            builder, loc, tiles[index], ValueRange{toIndex(x), toIndex(p)}));
-      else
-        values.push_back(load(operand, offsetOf(index, p, x)));
+  emitTilePass([&](Value x, Value y, bool guarded) {
+    for (int64_t row = 0; row < tileEdge; row += rowsPerPass) {
+      Value p = add(y, constant(row));
+      emitGuarded(guarded, p, x, [&] {
+        SmallVector<Value> values;
+        for (auto [index, operand] : llvm::enumerate(inputs))
+          values.push_back(operand.flat
+                               ? Value(memref::LoadOp::create(
+                                     builder, loc, tiles[index],
+                                     ValueRange{toIndex(x), toIndex(p)}))
+                               : scalarInputs[index]);
+        SmallVector<Value> results =
+            cloneBodyInOpMath(builder, loc, map, values);
+        for (auto [index, operand] : llvm::enumerate(outputs))
+          memref::StoreOp::create(
+              builder, loc, results[index], operand.flat,
+              ValueRange{toIndex(offsetOf(inputs.size() + index, p, x))});
+      });
     }
-    SmallVector<Value> results = cloneBodyInOpMath(builder, loc, map, values);
-    for (auto [index, operand] : llvm::enumerate(outputs))
-      memref::StoreOp::create(
-          builder, loc, results[index], operand.flat,
-          ValueRange{toIndex(offsetOf(inputs.size() + index, p, x))});
   });
 }
 
@@ -885,6 +990,12 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
                      << static_cast<unsigned>(indexBitwidth);
       return signalPassFailure();
     }
+    if (!llvm::is_contained(ArrayRef<int64_t>{16, 32, 64},
+                            tileEdge.getValue())) {
+      emitError(loc) << "pw-tile: tile-edge must be 16, 32 or 64, got "
+                     << tileEdge.getValue();
+      return signalPassFailure();
+    }
     if (blockSize <= 0 || unroll <= 0 || vectorBytes <= 0) {
       emitError(
           loc, "pw-tile: block-size, unroll and vector-bytes must be positive");
@@ -924,7 +1035,7 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
           1, std::min<int64_t>(unroll,
                                kElementsInFlight / emitter.getVectorWidth()));
       if (chosen == Strategy::Transpose)
-        emitter.emitTranspose(*findTransposedDim(map));
+        emitter.emitTranspose(*findTransposedDim(map), tileEdge);
       else
         emitter.emit(chosen, blockSize,
                      chosen == Strategy::Linear ? steps : unroll);

@@ -48,6 +48,10 @@ struct CpuPipelineOptions
       llvm::cl::desc("pw-tile index arithmetic with tiled=1: 32, 64, or 0 "
                      "to decide from the static layout"),
       llvm::cl::init(0)};
+  Option<int64_t> tileEdge{
+      *this, "tile-edge",
+      llvm::cl::desc("pw-tile transpose tile edge with tiled=1"),
+      llvm::cl::init(64)};
 };
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`
@@ -99,6 +103,10 @@ struct GpuPipelineOptions
       *this, "unroll",
       llvm::cl::desc("Independent accesses per thread and operand"),
       llvm::cl::init(4)};
+  Option<int64_t> tileEdge{
+      *this, "tile-edge",
+      llvm::cl::desc("Edge of the transpose strategy's tiles (16, 32, 64)"),
+      llvm::cl::init(64)};
   Option<bool> launchOnCurrentStream{
       *this, "launch-on-current-stream",
       llvm::cl::desc("Launch asynchronously on the runtime's current stream "

@@ -152,13 +152,19 @@ def TilePass : Pass<"pw-tile"> {
       last size all multiples of the vector) selects the vector path; at
       rank 1 the operands need only be equally misaligned (`a[k:] + b[k:]`):
       the first threads peel the scalar head up to the vector boundary.
+      With run-time strides, each operand decides on the host: whole
+      aligned vectors when its last stride is 1 and it shares the alignment,
+      otherwise its lanes one by one along its stride (`a[:, ::2]`, flips,
+      misaligned rows), so the other operands keep their vectors.
       Otherwise, and for a partial last block, a scalar path with bounds
-      checks computes the same elements.
+      checks computes the same elements; full blocks of it load every
+      element's inputs before computing.
     - `transpose`: an input is contiguous along another dim than the
       outputs (`a + b.T`, transpose copy, NCHW + NHWC). The iteration space
-      is cut into 32x32 tiles of that dim and the last one (other dims are
-      a batch taken from the block index). A first thread loop of 256
-      threads stages each transposed input into a 32x33 buffer (padded
+      is cut into E x E tiles (E = `tile-edge`, 64 by default) of that dim and the last one
+      (other dims are a batch taken from the block index). A first thread
+      loop of 256 threads stages each transposed input into an E x (E + 1)
+      buffer (padded
       against shared-memory bank conflicts) with reads coalesced along its
       contiguous dim; a second one computes and writes coalesced along the
       outputs' last dim. The buffers are allocated before the block loop
@@ -194,6 +200,9 @@ def TilePass : Pass<"pw-tile"> {
            "Bytes per vector access of the linear strategy">,
     Option<"unroll", "unroll", "int64_t", /*default=*/"4",
            "Independent accesses per thread and operand">,
+    Option<"tileEdge", "tile-edge", "int64_t", /*default=*/"64",
+           "Edge of the square tiles of the transpose strategy: 16, 32 or "
+           "64 (256 threads cover a tile in passes of 256 / edge rows)">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"0",
            "Bits of the index arithmetic: 32, 64, or 0 to decide from the "
            "static layout (64 when dynamic)">,
