@@ -34,6 +34,25 @@ LayoutResult<CoalescedLayout>
 analyzeLayout(const std::vector<int64_t> &iterationShape,
               const std::vector<StridedLayout> &operands, unsigned numOutputs);
 
+/// The intermediate results of analyzeLayoutInto: the operands broadcast to
+/// the iteration space, and their memory order.
+struct LayoutAnalysisScratch {
+  IterationLayout broadcast;
+  std::vector<unsigned> order;
+};
+
+/// analyzeLayout writing its result into `result` (whose contents are
+/// replaced) and its intermediate steps into `scratch`: the same result or
+/// error, but the vectors of both keep their capacity from one call to the
+/// next, so a caller that analyzes launch after launch (the runtime) makes no
+/// heap allocation once they have grown, except for an error message. On
+/// failure `result` is unspecified.
+LayoutResult<void> analyzeLayoutInto(const std::vector<int64_t> &iterationShape,
+                                     const std::vector<StridedLayout> &operands,
+                                     unsigned numOutputs,
+                                     CoalescedLayout &result,
+                                     LayoutAnalysisScratch &scratch);
+
 } // namespace pointwise::layout
 
 #endif // POINTWISE_LAYOUT_LAYOUTANALYSIS_H

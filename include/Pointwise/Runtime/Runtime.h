@@ -210,12 +210,21 @@ typedef struct pwFamily {
  * argument i's descriptor (of its declared rank), or to scalar argument i.
  * Checks the layout (broadcasting, output overlap, null or misaligned data),
  * coalesces, picks the variant by coalesced rank, index width and strategy,
- * and launches it. Empty outputs launch nothing. */
+ * and launches it. Empty outputs launch nothing.
+ *
+ * Each thread remembers its last few successful decisions, keyed on the
+ * family table's contents and the words of every memref descriptor (not the
+ * scalars): a call with exactly the same ones launches the same variant with
+ * the same descriptors without analyzing the layouts again. */
 PW_RUNTIME_API pwStatus pwFamilyLaunch(const pwFamily *family, void **args);
 
 /* What the last pwFamilyLaunch on this thread chose (for tests and tools):
  * the variant's index in family->variants, -1 if nothing was launched. */
 PW_RUNTIME_API int pwGetLastVariant(void);
+
+/* Whether the last pwFamilyLaunch on this thread reused a remembered decision
+ * (1) rather than analyzing the layouts (0), for tests and tools. */
+PW_RUNTIME_API int pwGetLastLaunchCached(void);
 
 #ifdef __cplusplus
 }

@@ -937,6 +937,22 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
   });
 }
 
+/// Static shared memory a kernel may use without opting in (48 KiB).
+constexpr int64_t kStaticSharedMemoryBytes = 48 * 1024;
+
+/// The largest tile edge up to `requested` whose tiles, one per memref input
+/// (E x (E + 1) elements each), fit in static shared memory.
+int64_t fitTileEdge(MapOp map, int64_t requested) {
+  int64_t rowBytes = 0;
+  for (Value input : map.getInputs())
+    if (auto type = dyn_cast<MemRefType>(input.getType()))
+      rowBytes += getByteWidth(type.getElementType());
+  int64_t edge = requested;
+  while (edge > 16 && edge * (edge + 1) * rowBytes > kStaticSharedMemoryBytes)
+    edge /= 2;
+  return edge;
+}
+
 /// The nearest enclosing overrides of `strategy` and `indexBitwidth`,
 /// checked like the options.
 LogicalResult applyOverrides(MapOp map, std::string &strategy,
@@ -1035,7 +1051,8 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
           1, std::min<int64_t>(unroll,
                                kElementsInFlight / emitter.getVectorWidth()));
       if (chosen == Strategy::Transpose)
-        emitter.emitTranspose(*findTransposedDim(map), tileEdge);
+        emitter.emitTranspose(*findTransposedDim(map),
+                              fitTileEdge(map, tileEdge));
       else
         emitter.emit(chosen, blockSize,
                      chosen == Strategy::Linear ? steps : unroll);

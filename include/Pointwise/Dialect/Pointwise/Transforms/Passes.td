@@ -202,7 +202,8 @@ def TilePass : Pass<"pw-tile"> {
            "Independent accesses per thread and operand">,
     Option<"tileEdge", "tile-edge", "int64_t", /*default=*/"64",
            "Edge of the square tiles of the transpose strategy: 16, 32 or "
-           "64 (256 threads cover a tile in passes of 256 / edge rows)">,
+           "64 (256 threads cover a tile in passes of 256 / edge rows); "
+           "halved while the tiles would exceed 48 KiB of shared memory">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"0",
            "Bits of the index arithmetic: 32, 64, or 0 to decide from the "
            "static layout (64 when dynamic)">,
