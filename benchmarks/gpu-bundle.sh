@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Builds gpu-bundle/ at the repository root: everything the GPU machine needs
+# to run the GPU test suite and the benchmarks without MLIR, a compiler or
+# network (it is git-ignored: pass it to the device run with `carry`).
+#
+#   bash benchmarks/gpu-bundle.sh [--build] [BUILD_DIR]     (default: build/)
+#
+# --build first builds the pw-compile and PointwiseRuntime targets.
+# Needs BUILD_DIR/bin/pw-compile, BUILD_DIR/lib/libPointwiseRuntime.so, a CUDA
+# toolkit for pw-compile (ptxas, fatbinary: $CUDA_HOME or /usr/local/cuda) and
+# g++. Then, on the GPU machine: bash benchmarks/gpu-run.sh gpu-bundle
+#
+# Contents (flat, so that the kernel libraries' $ORIGIN rpath finds the
+# runtime):
+#   libPointwiseRuntime.so
+#   workloads.so                benchmarks/workloads.mlir
+#   kernels.so                  test/Integration/GPU/kernels.mlir
+#   kernels-bf16-scalar.so      test/Integration/GPU/kernels-bf16-scalar.mlir
+#   host_overhead               benchmarks/host_overhead.cpp
+#   pointwise/                  python_bindings/pointwise (ctypes only)
+#   test_families.py, gpu_bench.py, MANIFEST
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+do_build=0
+if [[ "${1:-}" == "--build" ]]; then
+  do_build=1
+  shift
+fi
+build=$(cd "${1:-$root/build}" && pwd)
+bundle="$root/gpu-bundle"
+staging="$root/gpu-bundle.tmp"
+pwc="$build/bin/pw-compile"
+runtime="$build/lib/libPointwiseRuntime.so"
+max_mib=${PW_BUNDLE_MAX_MIB:-40}
+
+say() { echo "gpu-bundle: $*"; }
+
+if ((do_build)); then
+  say "building pw-compile and PointwiseRuntime in $build"
+  cmake --build "$build" --target pw-compile PointwiseRuntime
+fi
+for f in "$pwc" "$runtime"; do
+  if [[ ! -e "$f" ]]; then
+    say "missing $f (build the pw-compile and PointwiseRuntime targets, or pass --build)" >&2
+    exit 1
+  fi
+done
+
+rm -rf "$staging"
+mkdir -p "$staging"
+trap 'rm -rf "$staging"' EXIT
+
+say "runtime: $runtime"
+cp "$runtime" "$staging/"
+
+# The three kernel libraries, compiled in parallel.
+declare -A sources=(
+  [workloads]="$root/benchmarks/workloads.mlir"
+  [kernels]="$root/test/Integration/GPU/kernels.mlir"
+  [kernels-bf16-scalar]="$root/test/Integration/GPU/kernels-bf16-scalar.mlir"
+)
+declare -A pids=()
+for name in "${!sources[@]}"; do
+  say "pw-compile ${sources[$name]#$root/} -> $name.so"
+  "$pwc" "${sources[$name]}" -o "$staging/$name.so" --runtime-dir "$build/lib" \
+    >"$staging/$name.log" 2>&1 &
+  pids[$name]=$!
+done
+failed=0
+for name in "${!pids[@]}"; do
+  if wait "${pids[$name]}"; then
+    say "built $name.so ($(du -h "$staging/$name.so" | cut -f1))"
+  else
+    say "pw-compile failed for ${sources[$name]#$root/}:" >&2
+    cat "$staging/$name.log" >&2
+    failed=1
+  fi
+  rm -f "$staging/$name.log"
+done
+((failed == 0)) || exit 1
+
+say "g++ benchmarks/host_overhead.cpp -> host_overhead"
+# shellcheck disable=SC2016  # a literal $ORIGIN for the linker
+g++ -O2 -std=c++17 -Wall -I"$root/include" "$root/benchmarks/host_overhead.cpp" \
+  -o "$staging/host_overhead" -L"$staging" -l:workloads.so -lPointwiseRuntime \
+  -Wl,-rpath,'$ORIGIN'
+
+say "python_bindings/pointwise, test_families.py, gpu_bench.py"
+mkdir -p "$staging/pointwise"
+cp "$root"/python_bindings/pointwise/*.py "$staging/pointwise/"
+cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" "$staging/"
+
+# Check that the Python layer reads every table (no GPU needed).
+say "reading the family tables"
+PYTHONDONTWRITEBYTECODE=1 python3 - "$staging" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import pointwise as pw
+for name in ("workloads.so", "kernels.so"):
+    lib = pw.KernelLibrary(sys.argv[1] + "/" + name)
+    families = lib.families()
+    print("gpu-bundle:   %s: %s" % (name, ", ".join(
+        "%s (%d variants)" % (f.name, len(f.variants)) for f in families)))
+try:
+    pw.KernelLibrary(sys.argv[1] + "/kernels-bf16-scalar.so")
+except OSError as e:
+    print("gpu-bundle:   kernels-bf16-scalar.so does not load here: %s" % e)
+EOF
+
+{
+  echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(uname -n)"
+  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)')"
+  echo "pw-compile: $pwc"
+  echo "g++: $(g++ --version | head -1)"
+  (cd "$staging" && ls -l)
+} >"$staging/MANIFEST"
+
+size_kib=$(du -sk "$staging" | cut -f1)
+if ((size_kib > max_mib * 1024)); then
+  say "the bundle is $((size_kib / 1024)) MiB, over $max_mib MiB" >&2
+  exit 1
+fi
+
+rm -rf "$bundle"
+mv "$staging" "$bundle"
+trap - EXIT
+say "wrote $bundle ($((size_kib / 1024)) MiB):"
+(cd "$bundle" && ls -l | sed 's/^/gpu-bundle:   /')
+say "on the GPU machine: bash benchmarks/gpu-run.sh gpu-bundle (carry gpu-bundle)"

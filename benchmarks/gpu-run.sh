@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Runs the GPU proof ON THE GPU MACHINE, from the repository root, on a bundle
+# made by benchmarks/gpu-bundle.sh:
+#
+#   bash benchmarks/gpu-run.sh [gpu-bundle]
+#
+# Steps (each one's output also goes to $OUT/<step>.log when OUT is set):
+#   info       nvidia-smi -L, versions of torch, triton, compute-sanitizer
+#   test       pytest -q on test_families.py (the whole suite)
+#   host       host_overhead: host µs per cached C++ call (no Python)
+#   bench      gpu_bench.py: the 13 workloads vs eager and Inductor
+#              (writes $OUT/bench.json)
+#   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
+#              launch is instrumented; by default only -k "not large")
+# The sanitizer runs last so that a run cut short still has the numbers.
+# A failing step does not stop the later ones; the exit status is 1 if any
+# step failed.
+#
+# Environment:
+#   PW_STEPS              steps to run, comma-separated (default: all, in the
+#                         order above)
+#   PW_TEST_ARGS          extra pytest arguments for `test` (e.g. -k flip)
+#   PW_SANITIZER_K        pytest -k expression for `sanitizer`
+#                         (default: "not large"; "" runs everything)
+#   PW_BENCH_ARGS         arguments of gpu_bench.py (e.g. --no-inductor,
+#                         --workloads add_contig_f32,flip_f32)
+#   PW_HOST_CALLS         calls per host_overhead measurement (100000)
+#   PW_DEADLINE_S         wall-clock budget of the whole script (default 570
+#                         s: under the device tool's 600 s); each step gets
+#                         what is left, steps that would get < 20 s are
+#                         skipped (and count as failed)
+set -uo pipefail
+
+bundle=${1:-gpu-bundle}
+if [[ ! -f "$bundle/workloads.so" ]]; then
+  echo "gpu-run: no $bundle/workloads.so; build it with benchmarks/gpu-bundle.sh" \
+       "and carry gpu-bundle" >&2
+  exit 2
+fi
+bundle=$(cd "$bundle" && pwd)
+steps=",${PW_STEPS:-info,test,host,bench,sanitizer},"
+deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
+logs=${OUT:-}
+export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+chmod +x "$bundle/host_overhead" 2>/dev/null || true
+
+status=0
+summary=()
+
+# run_step NAME COMMAND...: runs it with the time left, tees its output.
+run_step() {
+  local name=$1
+  shift
+  [[ "$steps" == *",$name,"* ]] || return 0
+  local left=$(( deadline - $(date +%s) - 5 ))
+  if (( left < 20 )); then
+    echo "=== $name: skipped, out of time"
+    summary+=("$name: SKIPPED (out of time)")
+    status=1
+    return 0
+  fi
+  echo "=== $name ($left s left): $*"
+  local start rc
+  start=$(date +%s)
+  local runner=(timeout --kill-after=10 "$left")
+  if declare -F "$1" >/dev/null; then
+    runner=()                       # a shell function: no timeout
+  fi
+  if [[ -n "$logs" ]]; then
+    "${runner[@]}" "$@" 2>&1 | tee "$logs/$name.log"
+    rc=${PIPESTATUS[0]}
+  else
+    "${runner[@]}" "$@" 2>&1
+    rc=$?
+  fi
+  local took=$(( $(date +%s) - start ))
+  if (( rc == 124 || rc == 137 )); then
+    summary+=("$name: TIMED OUT after $took s")
+    status=1
+  elif (( rc != 0 )); then
+    summary+=("$name: FAILED (exit $rc, $took s)")
+    status=1
+  else
+    summary+=("$name: ok ($took s)")
+  fi
+  echo "=== $name: exit $rc ($took s)"
+}
+
+# shellcheck disable=SC2317  # called through run_step
+show_info() {
+  nvidia-smi -L
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm \
+    --format=csv,noheader || true
+  python3 -c 'import sys, torch, triton; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__, "device", torch.cuda.get_device_name(0))'
+  "$sanitizer" --version 2>/dev/null | tail -1 || echo "compute-sanitizer: not found"
+  cat "$bundle/MANIFEST" 2>/dev/null || true
+}
+
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+pytest_common=(-p no:cacheprovider -rsxX)
+
+run_step info show_info
+# shellcheck disable=SC2086
+run_step test python3 -m pytest -q "${pytest_common[@]}" ${PW_TEST_ARGS:-} \
+  "$bundle/test_families.py"
+run_step host "$bundle/host_overhead" "${PW_HOST_CALLS:-100000}"
+# shellcheck disable=SC2086
+run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
+  ${PW_BENCH_ARGS:-}
+# Without PyTorch's caching allocator every tensor is its own allocation, so
+# memcheck sees accesses past the end of each one.
+sanitizer_k=${PW_SANITIZER_K-not large}
+run_step sanitizer env PYTORCH_NO_CUDA_MEMORY_CACHING=1 "$sanitizer" \
+  --tool memcheck --error-exitcode 1 --print-limit 50 \
+  python3 -m pytest -q "${pytest_common[@]}" ${sanitizer_k:+-k "$sanitizer_k"} \
+  "$bundle/test_families.py"
+
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}" | tee ${logs:+"$logs/summary.txt"}
+exit $status

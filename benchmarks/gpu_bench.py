@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""GPU benchmark of the compiled kernel families against PyTorch eager and
+torch.compile (Inductor), in one process, on the 13 workloads of
+../shared/bench/peers.py (mirrored here: same names, shapes, dtypes and byte
+counts; peers.py itself is not imported, the GPU machine does not have it).
+
+For each workload: our family through ``Family.__call__`` (output allocated
+per call with torch.empty, like the eager op), PyTorch eager, Inductor with
+static shapes (``dynamic=False``) and with dynamic shapes (``dynamic=True``),
+each timed with ``triton.testing.do_bench(warmup=25, rep=100,
+return_mode="median")``. Effective bandwidth = the workload's unique bytes
+read + written / median time, shown as a percentage of the measured
+device-to-device copy bandwidth (like peers.py). Before timing, our outputs
+are poisoned with NaN and compared with eager's on every element.
+
+Then host time per call of a 1024-element f32 add from Python (peers.py's
+small_latency: 20000 calls, synchronized at the end).
+
+    python3 gpu_bench.py [--workloads a,b] [--no-inductor] [--lib workloads.so]
+
+Writes every number to $OUT/bench.json when OUT is set (or --json PATH).
+Exit status 1 if any of our results is wrong or a family call fails.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import sys
+import time
+
+import torch
+import triton
+import triton.testing as tt
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def _find_paths(lib_arg):
+    """(workloads.so, directory holding the pointwise package)."""
+    candidates = [HERE / "workloads.so", HERE.parent / "gpu-bundle" / "workloads.so"]
+    lib = pathlib.Path(lib_arg) if lib_arg else next(
+        (c for c in candidates if c.is_file()), None)
+    if lib is None or not lib.is_file():
+        sys.exit("gpu_bench: no workloads.so (looked in %s); run "
+                 "benchmarks/gpu-bundle.sh or pass --lib"
+                 % ", ".join(str(c) for c in candidates))
+    for package_dir in (lib.resolve().parent, HERE, HERE.parent / "python_bindings"):
+        if (package_dir / "pointwise" / "_runtime.py").is_file():
+            return lib, package_dir
+    sys.exit("gpu_bench: cannot find the pointwise Python package")
+
+
+torch.backends.cuda.matmul.allow_tf32 = False
+dev = "cuda"
+g = None  # the generator, seeded in main (peers.py: manual_seed(0))
+
+
+def rnd(*shape, dtype=torch.float32):
+    return torch.randn(*shape, device=dev, dtype=torch.float32, generator=g).to(dtype)
+
+
+def bench(fn):
+    return tt.do_bench(fn, warmup=25, rep=100, return_mode="median")  # ms
+
+
+def nbytes(*ts):
+    return sum(t.numel() * t.element_size() for t in ts)
+
+
+M = N = 8192
+L = 1 << 26
+W = {}
+F = None  # the families, loaded in main
+
+
+def workload(name):
+    def deco(f):
+        W[name] = f
+        return f
+    return deco
+
+
+class Case:
+    """eager(*args) -> result(s); ours(*args, *outs) writes outs;
+    outs(*args) allocates them; bytes as peers.py counts them; tolerance
+    |ours - eager| <= atol + rtol * |eager| on every element."""
+
+    def __init__(self, eager, args, bytes_, ours, outs, atol=0.0, rtol=1e-5):
+        self.eager, self.args, self.bytes = eager, args, bytes_
+        self.ours, self.outs = ours, outs
+        self.atol, self.rtol = atol, rtol
+
+
+def like(t, dtype=None):
+    return lambda *args: (torch.empty(t.shape, device=dev, dtype=dtype or t.dtype),)
+
+
+# ---- the 13 workloads of peers.py, with our family call for each ----
+
+@workload("add_contig_f32")
+def _():
+    a, b = rnd(L), rnd(L)
+    return Case(lambda a, b: a + b, (a, b), nbytes(a, b) + a.numel() * 4,
+                lambda a, b, o: F["add_f32"](a, b, o), like(a))
+
+
+@workload("axpy_scalar_f32")
+def _():
+    x, y = rnd(L), rnd(L)
+    return Case(lambda x, y: x * 0.2 + y, (x, y), nbytes(x, y) + x.numel() * 4,
+                lambda x, y, o: F["axpy_f32"](x, y, 0.2, o), like(x))
+
+
+@workload("bcast_row_f32")
+def _():
+    a, r = rnd(M, N), rnd(N)
+    return Case(lambda a, r: a + r, (a, r), nbytes(a, r) + a.numel() * 4,
+                lambda a, r, o: F["add_f32"](a, r, o), like(a))
+
+
+@workload("bcast_col_f32")
+def _():
+    a, c = rnd(M, N), rnd(M, 1)
+    return Case(lambda a, c: a + c, (a, c), nbytes(a, c) + a.numel() * 4,
+                lambda a, c, o: F["add_f32"](a, c, o), like(a))
+
+
+@workload("add_transposed_f32")
+def _():
+    a, b = rnd(M, N), rnd(N, M)
+    return Case(lambda a, b: a + b.t(), (a, b), nbytes(a, b) + a.numel() * 4,
+                lambda a, b, o: F["add_f32"](a, b.t(), o), like(a))
+
+
+@workload("transpose_copy_f32")
+def _():
+    b = rnd(N, M)
+    out_shape = (M, N)
+    return Case(lambda b: b.t().contiguous(), (b,), nbytes(b) * 2,
+                lambda b, o: F["copy_f32"](b.t(), o),
+                lambda b: (torch.empty(out_shape, device=dev),))
+
+
+@workload("nchw_plus_nhwc_f32")
+def _():
+    x = rnd(32, 256, 56, 56)
+    y = rnd(32, 256, 56, 56).contiguous(memory_format=torch.channels_last)
+    # eager's x + y is contiguous (x's layout): so is our output
+    return Case(lambda x, y: x + y, (x, y), nbytes(x, y) + x.numel() * 4,
+                lambda x, y, o: F["add_f32"](x, y, o), like(x))
+
+
+@workload("strided_slice_f32")
+def _():
+    a, b = rnd(M, 2 * N), rnd(M, N)
+    # only every other column of a is read, but each 32B sector is fetched
+    return Case(lambda a, b: a[:, ::2] + b, (a, b), M * N * 4 * 3,
+                lambda a, b, o: F["add_f32"](a[:, ::2], b, o), like(b))
+
+
+@workload("flip_f32")
+def _():
+    x = rnd(M, N)
+    flipped = pw.Strided.flip(x, (0, 1))  # negative strides: torch has no such view
+    return Case(lambda x: torch.flip(x, dims=[0, 1]), (x,), nbytes(x) * 2,
+                lambda x, o: F["copy_f32"](flipped, o), like(x), rtol=0.0)
+
+
+@workload("gelu_tanh_f16")
+def _():
+    x = rnd(2 * L, dtype=torch.float16)
+    f = lambda x: torch.nn.functional.gelu(x, approximate="tanh")  # noqa: E731
+    return Case(f, (x,), nbytes(x) * 2,
+                lambda x, o: F["gelu_tanh_f16"](x, o), like(x), atol=1e-2, rtol=1e-2)
+
+
+@workload("add_bf16_f32_promote")
+def _():
+    a, b = rnd(L, dtype=torch.bfloat16), rnd(L)
+    return Case(lambda a, b: a + b, (a, b), nbytes(a, b) + L * 4,
+                lambda a, b, o: F["add_bf16_f32"](a, b, o), like(b))
+
+
+@workload("rank5_sliced_scalar_f32")
+def _():
+    base = rnd(8, 16, 33, 64, 65)
+    x = base[:, :, 1:, :, :-1]
+    return Case(lambda x: x * 3.0 + 1.0, (x,), x.numel() * 4 * 2,
+                lambda x, o: F["scale_shift_f32"](x, 3.0, 1.0, o),
+                lambda x: (torch.empty(x.shape, device=dev),))
+
+
+@workload("polar_2out_f32")
+def _():
+    r, t = rnd(L).abs(), rnd(L)
+
+    def f(r, t):
+        return r * torch.cos(t), r * torch.sin(t)
+    return Case(f, (r, t), nbytes(r, t) * 2,
+                lambda r, t, ox, oy: F["polar_f32"](r, t, ox, oy),
+                lambda r, t: (torch.empty_like(r), torch.empty_like(r)),
+                atol=1e-5, rtol=0.0)
+
+
+def copy_bw():
+    x = rnd(1 << 28)
+    y = torch.empty_like(x)
+    ms = bench(lambda: y.copy_(x))
+    del x, y
+    return 2 * (1 << 28) * 4 / (ms * 1e-3) / 1e9
+
+
+def small_latency(fn, args, iters=20000):
+    for _ in range(100):
+        fn(*args)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        fn(*args)
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) / iters * 1e6  # us per call, host-bound
+
+
+def check(case, family_name):
+    """Poisons our outputs, runs our call and eager's, and compares every
+    element: (max abs error, ok, the variant that ran)."""
+    outs = case.outs(*case.args)
+    for o in outs:
+        o.fill_(float("nan"))
+    case.ours(*case.args, *outs)
+    variant = F[family_name].last_variant()
+    refs = case.eager(*case.args)
+    if not isinstance(refs, (tuple, list)):
+        refs = (refs,)
+    err, ok = 0.0, True
+    for o, r in zip(outs, refs):
+        o, r = o.double(), r.double()
+        diff = (o - r).abs()
+        bad = torch.isnan(diff) | (diff > case.atol + case.rtol * r.abs())
+        if bool(bad.any()):
+            ok = False
+        diff[torch.isnan(diff)] = float("inf")
+        err = max(err, float(diff.max()) if diff.numel() else 0.0)
+    del outs, refs
+    return err, ok, variant
+
+
+FAMILY_OF = {
+    "add_contig_f32": "add_f32", "axpy_scalar_f32": "axpy_f32",
+    "bcast_row_f32": "add_f32", "bcast_col_f32": "add_f32",
+    "add_transposed_f32": "add_f32", "transpose_copy_f32": "copy_f32",
+    "nchw_plus_nhwc_f32": "add_f32", "strided_slice_f32": "add_f32",
+    "flip_f32": "copy_f32", "gelu_tanh_f16": "gelu_tanh_f16",
+    "add_bf16_f32_promote": "add_bf16_f32",
+    "rank5_sliced_scalar_f32": "scale_shift_f32", "polar_2out_f32": "polar_f32",
+}
+
+PEERS = ("eager", "inductor", "inductordyn")
+
+
+def fmt(value, spec="%.1f"):
+    return spec % value if isinstance(value, (int, float)) else "—"
+
+
+def main():
+    global g, F, pw
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workloads", default="",
+                        help="comma-separated names (default: all 13)")
+    parser.add_argument("--no-inductor", action="store_true",
+                        help="skip torch.compile (its compiles take minutes)")
+    parser.add_argument("--lib", default="", help="workloads.so (pw-compile "
+                        "benchmarks/workloads.mlir); default: next to this "
+                        "script, or gpu-bundle/")
+    parser.add_argument("--json", default="", help="also write the numbers "
+                        "here (default: $OUT/bench.json when OUT is set)")
+    options = parser.parse_args()
+    names = [n for n in options.workloads.split(",") if n] or list(W)
+    unknown = [n for n in names if n not in W]
+    if unknown:
+        sys.exit("gpu_bench: unknown workloads %s; known: %s"
+                 % (unknown, ", ".join(W)))
+
+    lib_path, package_dir = _find_paths(options.lib)
+    sys.path.insert(0, str(package_dir))
+    import pointwise
+    pw = pointwise
+    library = pw.KernelLibrary(str(lib_path))
+    F = {name: library.family(name) for name in set(FAMILY_OF.values())}
+
+    g = torch.Generator(device=dev).manual_seed(0)
+    props = torch.cuda.get_device_properties(0)
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    print("date: %s" % now)
+    print("device: %s (%d SMs), runtime sees %s" % (
+        props.name, props.multi_processor_count, pw.device_name(0)))
+    print("torch %s, triton %s, python %s" % (
+        torch.__version__, triton.__version__, sys.version.split()[0]))
+    print("families: %s (runtime %s)" % (lib_path, library.runtime.path))
+    ceiling = copy_bw()
+    print("copy bandwidth: %.0f GB/s" % ceiling, flush=True)
+    res = {"date": now, "device": props.name, "sms": props.multi_processor_count,
+           "torch": torch.__version__, "triton": triton.__version__,
+           "copy_GBps": ceiling, "library": str(lib_path), "rows": []}
+
+    failed = False
+    for name in names:
+        case = W[name]()
+        row = {"name": name, "bytes": case.bytes, "family": FAMILY_OF[name]}
+        args, eager = case.args, case.eager
+        try:
+            err, ok, variant = check(case, FAMILY_OF[name])
+            row.update(max_err=err, ok=ok,
+                       variant=variant.as_dict() if variant else None)
+            if not ok:
+                failed = True
+            ours, outs = case.ours, case.outs
+            row["ours_ms"] = bench(lambda: ours(*args, *outs(*args)))
+        except Exception as e:  # noqa: BLE001
+            failed = True
+            row["ours_err"] = repr(e)[:300]
+            print("%s: our call failed: %s" % (name, row["ours_err"]), flush=True)
+        row["eager_ms"] = bench(lambda: eager(*args))
+        if not options.no_inductor:
+            for key, dynamic in (("inductor", False), ("inductordyn", True)):
+                try:
+                    compiled = torch.compile(eager, dynamic=dynamic)
+                    compiled(*args)
+                    row[key + "_ms"] = bench(lambda: compiled(*args))
+                except Exception as e:  # noqa: BLE001
+                    row[key + "_err"] = repr(e)[:200]
+        for k in ("ours",) + PEERS:
+            if k + "_ms" in row:
+                gbps = case.bytes / (row[k + "_ms"] * 1e-3) / 1e9
+                row[k + "_pct"] = 100 * gbps / ceiling
+        peers = [row[k + "_ms"] for k in PEERS if k + "_ms" in row]
+        if "ours_ms" in row and peers:
+            row["best_peer_ms"] = min(peers)
+            row["ratio"] = row["best_peer_ms"] / row["ours_ms"]
+        res["rows"].append(row)
+        print("%-26s " % name + "  ".join(
+            "%s=%8.1fus (%5.1f%%)" % (k, row[k + "_ms"] * 1e3, row[k + "_pct"])
+            for k in ("ours",) + PEERS if k + "_ms" in row)
+            + ("  ratio=%.3f" % row["ratio"] if "ratio" in row else "")
+            + ("  err=%.3g%s" % (row["max_err"], "" if row.get("ok") else " WRONG")
+               if "max_err" in row else ""), flush=True)
+        del case, args, eager
+        torch.cuda.empty_cache()
+
+    # Host overhead of one small call (1024 f32), like peers.py.
+    a, b = rnd(1024), rnd(1024)
+    out = torch.empty_like(a)
+    add = F["add_f32"]
+    empty_a, empty_out = rnd(0), torch.empty(0, device=dev)
+    lat = {}
+    lat["small_ours_us"] = small_latency(add, (a, b, out))
+    lat["small_ours_alloc_us"] = small_latency(
+        lambda a, b: add(a, b, torch.empty_like(a)), (a, b))
+    lat["small_ours_empty_us"] = small_latency(add, (empty_a, empty_a, empty_out))
+    lat["small_eager_us"] = small_latency(lambda a, b: a + b, (a, b))
+    if not options.no_inductor:
+        try:
+            cf = torch.compile(lambda a, b: a + b, dynamic=False)
+            lat["small_inductor_us"] = small_latency(cf, (a, b))
+        except Exception as e:  # noqa: BLE001
+            lat["small_inductor_err"] = repr(e)[:200]
+    res.update(lat)
+
+    # The table.
+    print()
+    print("Device: %s, torch %s, triton %s, %s; copy bandwidth %.0f GB/s."
+          % (props.name, torch.__version__, triton.__version__, now, ceiling))
+    print("Percent of copy bandwidth (higher is better); ratio = best peer "
+          "time / our time (> 1: ours is faster).")
+    print()
+    print("| workload | ours % | eager % | inductor % | inductor-dyn % | "
+          "ratio ours/best peer | max err | variant |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in res["rows"]:
+        v = row.get("variant")
+        vtext = ("r%d i%d %s" % (v["rank"], v["index_bitwidth"], v["strategy"])
+                 + ("(#%d)" % v["transposed_argument"] if v["strategy"] == "transpose" else "")
+                 ) if v else "—"
+        err = ("%.2g" % row["max_err"] + ("" if row["ok"] else " **WRONG**")
+               if "max_err" in row else "**FAILED**")
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            row["name"], fmt(row.get("ours_pct")), fmt(row.get("eager_pct")),
+            fmt(row.get("inductor_pct")), fmt(row.get("inductordyn_pct")),
+            fmt(row.get("ratio"), "%.3f"), err, vtext))
+    print()
+    print("Host time per call, 1024-element f32 add from Python (20000 calls, "
+          "synchronized at the end):")
+    print("  ours (Family.__call__, output preallocated): %.2f us"
+          % lat["small_ours_us"])
+    print("  ours + torch.empty_like for the output:      %.2f us"
+          % lat["small_ours_alloc_us"])
+    print("  ours on empty tensors (no launch):           %.2f us"
+          % lat["small_ours_empty_us"])
+    print("  eager a + b:                                 %.2f us"
+          % lat["small_eager_us"])
+    if "small_inductor_us" in lat:
+        print("  inductor (static):                           %.2f us"
+              % lat["small_inductor_us"])
+
+    path = options.json or (os.path.join(os.environ["OUT"], "bench.json")
+                            if os.environ.get("OUT") else "")
+    if path:
+        with open(path, "w") as f:
+            json.dump(res, f, indent=1)
+        print("wrote", path)
+    if failed:
+        print("gpu_bench: some of our results are wrong or failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+pw = None  # the pointwise package, imported in main
+
+if __name__ == "__main__":
+    sys.exit(main())

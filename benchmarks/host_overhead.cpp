@@ -1,0 +1,228 @@
+//===- host_overhead.cpp - Host time per family call, from C++ ------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The host cost of one cached call of a compiled family, without Python: the
+// C entry point `add_f32` of benchmarks/workloads.mlir (pw-compile output)
+// on 1024-element float vectors padded to rank 4. Prints
+//
+//   launch: mean host µs per call over N calls of the 1024-element add,
+//           the device synchronized at the end (launches are asynchronous:
+//           once the launch queue is full this is bounded by how fast the
+//           GPU retires tiny kernels, as in PyTorch's small-op figures);
+//   launch-issue: the same, the time before the final synchronize;
+//   dispatch: mean host µs per call of the same family on empty tensors
+//           (size 0): the layout analysis and variant choice, no launch;
+//   launch-direct: like launch, through pwFamilyLaunch(&pw_family_add_f32,
+//           args) as the Python bindings call it, not the C entry point.
+//
+// Built by benchmarks/gpu-bundle.sh: g++ -O2, linked with
+// libPointwiseRuntime.so and workloads.so, rpath $ORIGIN.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Runtime/Runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+/// A rank-4 memref descriptor, as MLIR lays it out.
+struct Descriptor4 {
+  float *allocated;
+  float *aligned;
+  int64_t offset;
+  int64_t sizes[4];
+  int64_t strides[4];
+};
+
+} // namespace
+
+extern "C" {
+/// benchmarks/workloads.mlir's @add_f32: out = x + y.
+int32_t add_f32(Descriptor4 *x, Descriptor4 *y, Descriptor4 *out);
+/// Its family table.
+extern const pwFamily pw_family_add_f32;
+}
+
+namespace {
+
+void check(pwStatus status, const char *what) {
+  if (status == PW_SUCCESS)
+    return;
+  std::fprintf(stderr, "host_overhead: %s failed: %s: %s\n", what,
+               pwGetStatusName(status), pwGetLastErrorMessage());
+  std::exit(1);
+}
+
+Descriptor4 vector(float *data, int64_t n) {
+  Descriptor4 d{};
+  d.allocated = d.aligned = data;
+  d.offset = 0;
+  d.sizes[0] = d.sizes[1] = d.sizes[2] = 1;
+  d.sizes[3] = n;
+  d.strides[0] = d.strides[1] = d.strides[2] = n;
+  d.strides[3] = 1;
+  return d;
+}
+
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  long calls = argc > 1 ? std::atol(argv[1]) : 100000;
+  const int64_t n = 1024;
+
+  int count = 0;
+  check(pwGetDeviceCount(&count), "pwGetDeviceCount");
+  if (count == 0) {
+    std::fprintf(stderr, "host_overhead: no CUDA device\n");
+    return 1;
+  }
+  char name[256];
+  check(pwGetDeviceName(0, name, sizeof name), "pwGetDeviceName");
+  std::printf("device: %s\n", name);
+
+  float *x, *y, *out;
+  check(pwMalloc(reinterpret_cast<void **>(&x), n * sizeof(float)), "pwMalloc");
+  check(pwMalloc(reinterpret_cast<void **>(&y), n * sizeof(float)), "pwMalloc");
+  check(pwMalloc(reinterpret_cast<void **>(&out), n * sizeof(float)),
+        "pwMalloc");
+  std::vector<float> hx(n), hy(n), hout(n);
+  for (int64_t i = 0; i < n; ++i) {
+    hx[i] = 0.5f * i;
+    hy[i] = 3.0f - i;
+  }
+  check(pwMemcpyHostToDevice(x, hx.data(), n * sizeof(float)), "copy");
+  check(pwMemcpyHostToDevice(y, hy.data(), n * sizeof(float)), "copy");
+  check(pwMemsetBytes(out, 0xFF, n * sizeof(float)), "pwMemsetBytes");
+
+  Descriptor4 dx = vector(x, n), dy = vector(y, n), dout = vector(out, n);
+  // Warm up: loads the module, picks and caches the variant's function.
+  for (int i = 0; i < 1000; ++i)
+    check(static_cast<pwStatus>(add_f32(&dx, &dy, &dout)), "add_f32");
+  check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+  int variant = pwGetLastVariant();
+  check(pwMemcpyDeviceToHost(hout.data(), out, n * sizeof(float)), "copy");
+  for (int64_t i = 0; i < n; ++i)
+    if (hout[i] != hx[i] + hy[i]) {
+      std::fprintf(stderr, "host_overhead: wrong result at %ld: %g != %g\n",
+                   static_cast<long>(i), hout[i], hx[i] + hy[i]);
+      return 1;
+    }
+  if (variant >= 0 && variant < pw_family_add_f32.numVariants) {
+    const pwVariant &v = pw_family_add_f32.variants[variant];
+    std::printf("variant: %d (rank %d, i%d, %s)\n", variant, v.rank,
+                v.indexBitwidth,
+                v.strategy == PW_STRATEGY_TRANSPOSE ? "transpose" : "linear");
+  }
+
+  // Cached launches.
+  double t0 = now();
+  for (long i = 0; i < calls; ++i)
+    if (int32_t s = add_f32(&dx, &dy, &dout))
+      check(static_cast<pwStatus>(s), "add_f32");
+  double t1 = now();
+  check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+  double t2 = now();
+  std::printf("launch: %.3f us/call (1024-element f32 add, %ld calls, "
+              "synchronized at the end)\n",
+              (t2 - t0) / calls * 1e6, calls);
+  std::printf("launch-issue: %.3f us/call (before the final synchronize)\n",
+              (t1 - t0) / calls * 1e6);
+
+  // Through pwFamilyLaunch directly (what the Python bindings call).
+  void *args[3] = {&dx, &dy, &dout};
+  t0 = now();
+  for (long i = 0; i < calls; ++i)
+    if (pwStatus s = pwFamilyLaunch(&pw_family_add_f32, args))
+      check(s, "pwFamilyLaunch");
+  check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+  t1 = now();
+  std::printf("launch-direct: %.3f us/call (pwFamilyLaunch(&pw_family_add_f32,"
+              " args), synchronized at the end)\n",
+              (t1 - t0) / calls * 1e6);
+
+  // Short bursts stay below the driver's launch queue depth, so they time
+  // the host alone (long runs of tiny kernels end up waiting for the GPU).
+  auto burst = [&](const char *what, auto &&launch) {
+    constexpr int kBurst = 256;
+    double best = 1e30;
+    for (int round = 0; round < 20; ++round) {
+      check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+      double start = now();
+      for (int i = 0; i < kBurst; ++i)
+        launch();
+      best = std::min(best, (now() - start) / kBurst * 1e6);
+    }
+    check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+    std::printf("%s: %.3f us/call (best of 20 bursts of %d, host only)\n",
+                what, best, kBurst);
+  };
+  burst("burst-family", [&] {
+    if (int32_t s = add_f32(&dx, &dy, &dout))
+      check(static_cast<pwStatus>(s), "add_f32");
+  });
+  // The driver's own cost: an empty kernel through pwLaunchKernel.
+  static const char kEmptyPtx[] = ".version 8.0\n.target sm_90\n"
+                                  ".address_size 64\n"
+                                  ".visible .entry pw_empty() { ret; }\n";
+  pwModule module;
+  pwFunction empty;
+  check(pwModuleLoad(&module, kEmptyPtx, sizeof(kEmptyPtx)), "pwModuleLoad");
+  check(pwModuleGetFunction(&empty, module, "pw_empty"), "pwModuleGetFunction");
+  burst("burst-driver-empty-kernel", [&] {
+    check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
+          "pwLaunchKernel");
+  });
+  pwStream stream;
+  check(pwStreamCreate(&stream), "pwStreamCreate");
+  pwSetStream(stream);
+  burst("burst-family-own-stream", [&] {
+    if (int32_t s = add_f32(&dx, &dy, &dout))
+      check(static_cast<pwStatus>(s), "add_f32");
+  });
+  burst("burst-driver-empty-kernel-own-stream", [&] {
+    check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, stream, nullptr),
+          "pwLaunchKernel");
+  });
+  pwSetStream(nullptr);
+  check(pwStreamSynchronize(stream), "pwStreamSynchronize");
+  check(pwStreamDestroy(stream), "pwStreamDestroy");
+  check(pwModuleUnload(module), "pwModuleUnload");
+
+  // Empty operands: the whole dispatch, no launch.
+  Descriptor4 ex = vector(x, 0), ey = vector(y, 0), eout = vector(out, 0);
+  for (int i = 0; i < 1000; ++i)
+    check(static_cast<pwStatus>(add_f32(&ex, &ey, &eout)), "add_f32 (empty)");
+  if (pwGetLastVariant() != -1) {
+    std::fprintf(stderr, "host_overhead: an empty call launched variant %d\n",
+                 pwGetLastVariant());
+    return 1;
+  }
+  t0 = now();
+  for (long i = 0; i < calls; ++i)
+    if (int32_t s = add_f32(&ex, &ey, &eout))
+      check(static_cast<pwStatus>(s), "add_f32 (empty)");
+  t1 = now();
+  std::printf("dispatch: %.3f us/call (size 0: layout checks and dispatch, "
+              "no launch)\n",
+              (t1 - t0) / calls * 1e6);
+
+  check(pwFree(x), "pwFree");
+  check(pwFree(y), "pwFree");
+  check(pwFree(out), "pwFree");
+  return 0;
+}

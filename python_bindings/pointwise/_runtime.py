@@ -1,0 +1,1032 @@
+"""ctypes bindings of libPointwiseRuntime and of the kernel families that
+``pw-compile`` emits.
+
+No MLIR is needed: a ``.so`` from ``pw-compile kernels.mlir -o kernels.so``
+exports, per function holding a ``pointwise.map``, a ``pw_family_<name>``
+table (``pwFamily`` of include/Pointwise/Runtime/Runtime.h). This module reads
+those tables and launches families through ``pwFamilyLaunch``::
+
+    from pointwise import KernelLibrary
+    lib = KernelLibrary("build/workloads.so")
+    add = lib.family("add_f32")        # memref<?x?x?x?xf32> x 3
+    add(a, b.T, out)                   # torch tensors on the GPU, any strides
+    print(add.last_variant())          # the variant the runtime picked
+
+Memref arguments are torch tensors on a CUDA device, objects with
+``__cuda_array_interface__`` (CuPy, Numba) or :class:`Strided` views (raw
+pointer, shape, strides and offset in elements: negative strides, which
+torch cannot express). Views of lower rank than the declared one get leading
+dims of size 1 (stride 0), as NumPy broadcasting does. Scalars are converted
+to the scalar argument's C type. Launches are asynchronous, on the calling
+thread's current stream (:func:`set_stream`; by default the legacy default
+stream, which is PyTorch's default stream too).
+"""
+
+import ctypes
+import enum
+import os
+import struct
+import sys
+import threading
+
+__all__ = [
+    "PointwiseError", "Status", "ElementType", "Strided", "Runtime",
+    "KernelLibrary", "Family", "ArgumentInfo", "VariantInfo",
+    "load_runtime", "last_variant", "set_stream", "get_stream",
+    "synchronize", "device_count", "device_name",
+]
+
+RUNTIME_NAME = "libPointwiseRuntime.so"
+
+
+# ===------------------------------------------------------------------------===
+# Statuses and errors
+# ===------------------------------------------------------------------------===
+
+class Status(enum.IntEnum):
+    """pwStatus."""
+    SUCCESS = 0
+    ERROR_INVALID_VALUE = 1
+    ERROR_NO_DRIVER = 2
+    ERROR_NO_DEVICE = 3
+    ERROR_DRIVER = 4
+    ERROR_LAYOUT = 5
+    ERROR_NOT_FOUND = 6
+    ERROR_OUT_OF_MEMORY = 7
+
+
+PW_SUCCESS = Status.SUCCESS
+PW_ERROR_INVALID_VALUE = Status.ERROR_INVALID_VALUE
+PW_ERROR_NO_DRIVER = Status.ERROR_NO_DRIVER
+PW_ERROR_NO_DEVICE = Status.ERROR_NO_DEVICE
+PW_ERROR_DRIVER = Status.ERROR_DRIVER
+PW_ERROR_LAYOUT = Status.ERROR_LAYOUT
+PW_ERROR_NOT_FOUND = Status.ERROR_NOT_FOUND
+PW_ERROR_OUT_OF_MEMORY = Status.ERROR_OUT_OF_MEMORY
+
+
+def _status_name(status):
+    try:
+        return "PW_" + Status(status).name
+    except ValueError:
+        return "pwStatus(%d)" % status
+
+
+class PointwiseError(RuntimeError):
+    """A runtime call returned a non-zero pwStatus.
+
+    ``status`` is the :class:`Status`, ``message`` the runtime's
+    ``pwGetLastErrorMessage()`` at the time of the failure."""
+
+    def __init__(self, status, message=""):
+        try:
+            status = Status(status)
+        except ValueError:
+            status = int(status)
+        self.status = status
+        self.status_name = _status_name(status)
+        self.message = message
+        super().__init__("%s: %s" % (self.status_name, message)
+                         if message else self.status_name)
+
+
+# ===------------------------------------------------------------------------===
+# Element types
+# ===------------------------------------------------------------------------===
+
+class ElementType(enum.IntEnum):
+    """pwElementType."""
+    I1 = 0
+    I8 = 1
+    I16 = 2
+    I32 = 3
+    I64 = 4
+    F16 = 5
+    BF16 = 6
+    F32 = 7
+    F64 = 8
+
+
+_TYPE_NAMES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
+# Bytes per element in memory (an i1 memref stores one byte per element).
+_ITEMSIZE = (1, 1, 2, 4, 8, 2, 2, 4, 8)
+# struct codes of scalar arguments, as the packed entry loads them (i1 is
+# loaded as one byte; bf16 is packed as its bit pattern).
+_SCALAR_CODES = ("?", "b", "h", "i", "q", "e", "H", "f", "d")
+# The torch dtypes of each element type, first one preferred. Integer types
+# are signless in MLIR: signed and unsigned torch dtypes of that width both
+# match (the family's body decides how bits are interpreted).
+_TORCH_DTYPE_NAMES = (
+    ("bool",), ("int8", "uint8"), ("int16", "uint16"), ("int32", "uint32"),
+    ("int64", "uint64"), ("float16",), ("bfloat16",), ("float32",),
+    ("float64",))
+
+_NAME_TO_CODE = {}
+for _code, _names in enumerate(_TORCH_DTYPE_NAMES):
+    for _n in _names:
+        _NAME_TO_CODE[_n] = _code
+    _NAME_TO_CODE[_TYPE_NAMES[_code]] = _code
+_NAME_TO_CODE.update({"half": 5, "float": 7, "double": 8, "b1": 0})
+del _code, _names, _n
+
+# __cuda_array_interface__ typestrs (kind, bytes) -> element type.
+_TYPESTR_TO_CODE = {
+    ("b", 1): 0, ("i", 1): 1, ("u", 1): 1, ("i", 2): 2, ("u", 2): 2,
+    ("i", 4): 3, ("u", 4): 3, ("i", 8): 4, ("u", 8): 4, ("f", 2): 5,
+    ("f", 4): 7, ("f", 8): 8,
+}
+
+
+def _element_type_code(dtype):
+    """The pwElementType code of a dtype given as a code, an MLIR name ('f32',
+    'i1'), a NumPy-style name ('float32', 'bool'), a torch dtype or a NumPy
+    dtype or scalar type."""
+    if isinstance(dtype, (int, ElementType)) and not isinstance(dtype, bool):
+        if 0 <= int(dtype) < len(_TYPE_NAMES):
+            return int(dtype)
+        raise ValueError("element type code %r out of range" % (dtype,))
+    if isinstance(dtype, str):
+        name = dtype
+    elif str(dtype).startswith("torch."):        # torch.float32
+        name = str(dtype)
+    else:
+        name = getattr(dtype, "name", None)      # numpy.dtype
+        if not isinstance(name, str):
+            name = getattr(dtype, "__name__", str(dtype))  # numpy.float32
+    name = name.lower()
+    if name.startswith("torch."):
+        name = name[len("torch."):]
+    try:
+        return _NAME_TO_CODE[name]
+    except KeyError:
+        raise ValueError("unsupported element type %r" % (dtype,)) from None
+
+
+_torch_codes = None
+
+
+def _torch_dtype_codes():
+    """{torch dtype: element type code}, built on first use."""
+    global _torch_codes
+    if _torch_codes is None:
+        import torch
+        codes = {}
+        for code, names in enumerate(_TORCH_DTYPE_NAMES):
+            for name in names:
+                dtype = getattr(torch, name, None)
+                if dtype is not None:
+                    codes[dtype] = code
+        _torch_codes = codes
+    return _torch_codes
+
+
+def _torch_dtypes_of(code):
+    """The torch dtypes matching element type `code` (a frozenset)."""
+    return frozenset(d for d, c in _torch_dtype_codes().items() if c == code)
+
+
+def _bf16_bits(value):
+    """The bf16 bit pattern of a float (round to nearest even)."""
+    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    if (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF):
+        return ((bits >> 16) & 0xFFFF) | 0x0040       # quiet NaN
+    bits += 0x7FFF + ((bits >> 16) & 1)
+    return (bits >> 16) & 0xFFFF
+
+
+# ===------------------------------------------------------------------------===
+# Strided views
+# ===------------------------------------------------------------------------===
+
+class Strided:
+    """A view of device memory: element ``(i_0, ..., i_{r-1})`` is at element
+    offset ``offset + sum_d i_d * strides[d]`` from ``ptr`` (an address, or an
+    object with ``data_ptr()`` such as a torch tensor, which then also stays
+    referenced). Strides and offset count elements and may be negative or 0.
+    """
+
+    __slots__ = ("ptr", "shape", "strides", "offset", "dtype", "code",
+                 "owner", "readonly")
+
+    def __init__(self, ptr, shape, strides, offset=0, dtype="f32",
+                 owner=None, readonly=False):
+        if not isinstance(ptr, int):
+            if owner is None:
+                owner = ptr
+            ptr = ptr.data_ptr()
+        shape = tuple(int(s) for s in shape)
+        strides = tuple(int(s) for s in strides)
+        if len(shape) != len(strides):
+            raise ValueError("Strided: %d sizes but %d strides"
+                             % (len(shape), len(strides)))
+        if any(s < 0 for s in shape):
+            raise ValueError("Strided: negative size in %r" % (shape,))
+        self.ptr = int(ptr)
+        self.shape = shape
+        self.strides = strides
+        self.offset = int(offset)
+        self.dtype = dtype
+        self.code = _element_type_code(dtype)
+        self.owner = owner
+        self.readonly = bool(readonly)
+
+    @classmethod
+    def from_tensor(cls, tensor):
+        """The view of a torch tensor (or anything with ``data_ptr()``,
+        ``shape``, ``stride()`` and ``dtype``)."""
+        return cls(tensor.data_ptr(), tuple(tensor.shape), tuple(tensor.stride()),
+                   0, tensor.dtype, owner=tensor)
+
+    @classmethod
+    def flip(cls, tensor, dims):
+        """``torch.flip(tensor, dims)`` as a view (negative strides) of
+        tensor's memory, without a copy."""
+        shape = tuple(tensor.shape)
+        strides = list(tensor.stride())
+        offset = 0
+        for d in dims:
+            d = d % len(shape) if shape else d
+            if shape[d] > 0:
+                offset += (shape[d] - 1) * strides[d]
+            strides[d] = -strides[d]
+        return cls(tensor.data_ptr(), shape, strides, offset, tensor.dtype,
+                   owner=tensor)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def numel(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def __repr__(self):
+        return "Strided(0x%x, shape=%r, strides=%r, offset=%d, dtype=%s)" % (
+            self.ptr, self.shape, self.strides, self.offset,
+            _TYPE_NAMES[self.code])
+
+
+# ===------------------------------------------------------------------------===
+# The runtime library
+# ===------------------------------------------------------------------------===
+
+class Runtime:
+    """libPointwiseRuntime.so, loaded with ctypes."""
+
+    def __init__(self, path):
+        # A bare name is looked up by the dynamic linker.
+        self.path = os.path.abspath(path) if os.sep in path else path
+        # RTLD_GLOBAL: kernel libraries loaded later resolve the runtime by
+        # its soname to this very copy (one error state, one current stream).
+        self.lib = lib = ctypes.CDLL(self.path, mode=ctypes.RTLD_GLOBAL)
+        if os.sep not in self.path:
+            self.path = _loaded_path(lib) or self.path
+        c_int, c_void_p, c_char_p = ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p
+        signatures = {
+            "pwGetStatusName": (c_char_p, [c_int]),
+            "pwGetLastErrorMessage": (c_char_p, []),
+            "pwTakePendingError": (c_int, []),
+            "pwGetDeviceCount": (c_int, [ctypes.POINTER(c_int)]),
+            "pwSetDevice": (c_int, [c_int]),
+            "pwGetDeviceName": (c_int, [c_int, c_char_p, ctypes.c_size_t]),
+            "pwGetDeviceArch": (c_int, [c_int, c_char_p, ctypes.c_size_t]),
+            "pwDeviceSynchronize": (c_int, []),
+            "pwMalloc": (c_int, [ctypes.POINTER(c_void_p), ctypes.c_size_t]),
+            "pwFree": (c_int, [c_void_p]),
+            "pwMemcpyHostToDevice": (c_int, [c_void_p, c_void_p, ctypes.c_size_t]),
+            "pwMemcpyDeviceToHost": (c_int, [c_void_p, c_void_p, ctypes.c_size_t]),
+            "pwMemsetBytes": (c_int, [c_void_p, ctypes.c_ubyte, ctypes.c_size_t]),
+            "pwStreamSynchronize": (c_int, [c_void_p]),
+            "pwSetStream": (None, [c_void_p]),
+            "pwGetStream": (c_void_p, []),
+            "pwGetLastVariant": (c_int, []),
+        }
+        for name, (restype, argtypes) in signatures.items():
+            function = getattr(lib, name)
+            function.restype = restype
+            function.argtypes = argtypes
+        # Called per launch: no argtypes (the arguments are ready-made
+        # c_void_p objects), an int result.
+        self._launch = lib.pwFamilyLaunch
+        self._launch.restype = c_int
+        self._launch.argtypes = None
+
+    # -- errors --
+    def last_error_message(self):
+        message = self.lib.pwGetLastErrorMessage()
+        return message.decode("utf-8", "replace") if message else ""
+
+    def error(self, status):
+        """The PointwiseError of a failed call that returned `status`."""
+        return PointwiseError(status, self.last_error_message())
+
+    def check(self, status):
+        if status:
+            raise self.error(status)
+
+    def status_name(self, status):
+        name = self.lib.pwGetStatusName(int(status))
+        return name.decode() if name else _status_name(status)
+
+    def take_pending_error(self):
+        """Raises the calling thread's pending error of compiled code, if any."""
+        self.check(self.lib.pwTakePendingError())
+
+    # -- devices --
+    def device_count(self):
+        count = ctypes.c_int(0)
+        self.check(self.lib.pwGetDeviceCount(ctypes.byref(count)))
+        return count.value
+
+    def set_device(self, device):
+        self.check(self.lib.pwSetDevice(int(device)))
+
+    def device_name(self, device=0):
+        buffer = ctypes.create_string_buffer(256)
+        self.check(self.lib.pwGetDeviceName(int(device), buffer, 256))
+        return buffer.value.decode("utf-8", "replace")
+
+    def device_arch(self, device=0):
+        buffer = ctypes.create_string_buffer(32)
+        self.check(self.lib.pwGetDeviceArch(int(device), buffer, 32))
+        return buffer.value.decode()
+
+    def synchronize(self):
+        self.check(self.lib.pwDeviceSynchronize())
+
+    # -- streams --
+    def set_stream(self, stream):
+        """Makes `stream` the calling thread's current stream: None or 0 (the
+        legacy default stream), a raw CUstream address, or an object with a
+        ``cuda_stream`` (torch.cuda.Stream) or ``ptr`` (cupy.cuda.Stream)
+        attribute."""
+        self.lib.pwSetStream(_stream_handle(stream))
+
+    def get_stream(self):
+        return self.lib.pwGetStream() or 0
+
+    # -- launches --
+    def last_variant(self):
+        """The variant index the calling thread's last pwFamilyLaunch chose,
+        -1 when it launched nothing."""
+        return self.lib.pwGetLastVariant()
+
+
+def _stream_handle(stream):
+    if stream is None:
+        return None
+    if isinstance(stream, int):
+        return stream or None
+    for attribute in ("cuda_stream", "ptr", "handle"):
+        handle = getattr(stream, attribute, None)
+        if isinstance(handle, int):
+            return handle or None
+    raise TypeError("not a stream: %r" % (stream,))
+
+
+_runtime = None
+_runtime_lock = threading.Lock()
+
+
+def _runtime_candidates(extra_dirs=()):
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = []
+    env = os.environ.get("POINTWISE_RUNTIME")
+    if env:
+        candidates.append(os.path.join(env, RUNTIME_NAME)
+                          if os.path.isdir(env) else env)
+    for directory in tuple(extra_dirs) + (
+            here,                                               # installed
+            os.path.dirname(here),                              # gpu-bundle/
+            os.path.join(here, "..", "..", "build", "lib"),     # source tree
+            os.path.join(here, "..", "..", "gpu-bundle")):
+        candidates.append(os.path.join(directory, RUNTIME_NAME))
+    return candidates
+
+
+def load_runtime(path=None, _extra_dirs=()):
+    """Loads libPointwiseRuntime.so once per process and returns the
+    :class:`Runtime`. Without `path`: ``$POINTWISE_RUNTIME`` (the library or
+    its directory), next to this module, its parent directory (the GPU
+    bundle's layout), ``build/lib`` of the source tree, then the dynamic
+    linker's search path."""
+    global _runtime
+    with _runtime_lock:
+        if _runtime is not None:
+            if path is not None and not _same_file(path, _runtime.path):
+                raise ValueError(
+                    "libPointwiseRuntime is already loaded from %s; cannot "
+                    "load a second copy from %s" % (_runtime.path, path))
+            return _runtime
+        if path is None:
+            for candidate in _runtime_candidates(_extra_dirs):
+                if os.path.isfile(candidate):
+                    path = candidate
+                    break
+        if path is None:
+            # The dynamic linker's search path (LD_LIBRARY_PATH, ldconfig).
+            try:
+                runtime = Runtime(RUNTIME_NAME)
+            except OSError:
+                raise OSError(
+                    "cannot find %s: set POINTWISE_RUNTIME to it (or its "
+                    "directory), or pass load_runtime(path); looked in %s"
+                    % (RUNTIME_NAME, ", ".join(_runtime_candidates(_extra_dirs)))
+                ) from None
+        else:
+            runtime = Runtime(path)
+        _runtime = runtime
+        return runtime
+
+
+def _loaded_path(lib):
+    """The file a CDLL was loaded from (dladdr of one of its functions)."""
+    class DlInfo(ctypes.Structure):
+        _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                    ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+    try:
+        libc = ctypes.CDLL(None)
+        dladdr = libc.dladdr
+        dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
+        info = DlInfo()
+        address = ctypes.cast(lib.pwGetLastVariant, ctypes.c_void_p).value
+        if dladdr(address, ctypes.byref(info)) and info.dli_fname:
+            return os.path.abspath(info.dli_fname.decode())
+    except (OSError, AttributeError):
+        pass
+    return None
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def last_variant():
+    """The variant index the calling thread's last family launch chose (-1 if
+    it launched nothing)."""
+    return load_runtime().last_variant()
+
+
+def set_stream(stream):
+    """Sets the calling thread's current stream (see Runtime.set_stream)."""
+    load_runtime().set_stream(stream)
+
+
+def get_stream():
+    return load_runtime().get_stream()
+
+
+def synchronize():
+    load_runtime().synchronize()
+
+
+def device_count():
+    return load_runtime().device_count()
+
+
+def device_name(device=0):
+    return load_runtime().device_name(device)
+
+
+# ===------------------------------------------------------------------------===
+# Family tables (mirrors of include/Pointwise/Runtime/Runtime.h)
+# ===------------------------------------------------------------------------===
+
+class _PwFamilyArgument(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32),
+                ("elementType", ctypes.c_int32),
+                ("rank", ctypes.c_int32),
+                ("reserved", ctypes.c_int32),
+                ("staticSizes", ctypes.POINTER(ctypes.c_int64))]
+
+
+class _PwVariant(ctypes.Structure):
+    _fields_ = [("rank", ctypes.c_int32),
+                ("indexBitwidth", ctypes.c_int32),
+                ("strategy", ctypes.c_int32),
+                ("transposedArgument", ctypes.c_int32),
+                ("entry", ctypes.c_void_p)]
+
+
+class _PwFamily(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p),
+                ("numArguments", ctypes.c_int32),
+                ("numOutputs", ctypes.c_int32),
+                ("numInputs", ctypes.c_int32),
+                ("numVariants", ctypes.c_int32),
+                ("arguments", ctypes.POINTER(_PwFamilyArgument)),
+                ("outputs", ctypes.POINTER(ctypes.c_int32)),
+                ("inputs", ctypes.POINTER(ctypes.c_int32)),
+                ("variants", ctypes.POINTER(_PwVariant))]
+
+
+PW_ARGUMENT_SCALAR = 0
+PW_ARGUMENT_MEMREF = 1
+PW_STRATEGY_LINEAR = 0
+PW_STRATEGY_TRANSPOSE = 1
+_STRATEGY_NAMES = {PW_STRATEGY_LINEAR: "linear",
+                   PW_STRATEGY_TRANSPOSE: "transpose"}
+
+
+class ArgumentInfo:
+    """One argument of a family's function."""
+    __slots__ = ("index", "kind", "element_type", "rank", "static_sizes",
+                 "role")
+
+    def __init__(self, index, kind, element_type, rank, static_sizes, role):
+        self.index = index
+        self.kind = kind                  # "memref" or "scalar"
+        self.element_type = element_type  # "f32", ...
+        self.rank = rank                  # memrefs: the declared rank
+        self.static_sizes = static_sizes  # memrefs: sizes, -1 dynamic
+        self.role = role                  # "output", "input", "input+output", "unused"
+
+    @property
+    def is_memref(self):
+        return self.kind == "memref"
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __repr__(self):
+        if self.is_memref:
+            dims = "x".join("?" if s < 0 else str(s) for s in self.static_sizes)
+            return "#%d memref<%s%s%s> (%s)" % (
+                self.index, dims, "x" if dims else "", self.element_type,
+                self.role)
+        return "#%d %s (%s)" % (self.index, self.element_type, self.role)
+
+
+class VariantInfo:
+    """One compiled variant of a family."""
+    __slots__ = ("index", "rank", "index_bitwidth", "strategy",
+                 "transposed_argument")
+
+    def __init__(self, index, rank, index_bitwidth, strategy,
+                 transposed_argument):
+        self.index = index
+        self.rank = rank
+        self.index_bitwidth = index_bitwidth
+        self.strategy = strategy                 # "linear" or "transpose"
+        self.transposed_argument = transposed_argument  # -1 for linear
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __repr__(self):
+        text = "variant %d: rank %d, i%d, %s" % (
+            self.index, self.rank, self.index_bitwidth, self.strategy)
+        if self.strategy == "transpose":
+            text += " (argument #%d)" % self.transposed_argument
+        return text
+
+
+# ===------------------------------------------------------------------------===
+# Families
+# ===------------------------------------------------------------------------===
+
+class _NoTensor:
+    """Stands for torch.Tensor until torch is imported."""
+
+
+def _torch_tensor_type():
+    torch = sys.modules.get("torch")
+    return torch.Tensor if torch is not None else _NoTensor
+
+
+class Family:
+    """A kernel family of a :class:`KernelLibrary`. Call it with one value per
+    argument of the compiled function: memrefs as CUDA tensors, objects with
+    ``__cuda_array_interface__`` or :class:`Strided` views, scalars as
+    Python numbers. Outputs are written in place; returns None."""
+
+    def __init__(self, library, name, table):
+        self.library = library
+        self.runtime = library.runtime
+        self.name = name
+        self._table = table
+        self.num_arguments = table.numArguments
+        self.outputs = tuple(table.outputs[i] for i in range(table.numOutputs))
+        self.inputs = tuple(table.inputs[i] for i in range(table.numInputs))
+        arguments = []
+        for i in range(table.numArguments):
+            a = table.arguments[i]
+            is_memref = a.kind == PW_ARGUMENT_MEMREF
+            if not 0 <= a.elementType < len(_TYPE_NAMES):
+                raise ValueError("%s: argument #%d has unknown element type "
+                                 "code %d" % (name, i, a.elementType))
+            sizes = ()
+            if is_memref and a.staticSizes:
+                sizes = tuple(a.staticSizes[d] for d in range(a.rank))
+            elif is_memref:
+                sizes = (-1,) * a.rank
+            role = ("input+output" if i in self.outputs and i in self.inputs
+                    else "output" if i in self.outputs
+                    else "input" if i in self.inputs else "unused")
+            arguments.append(ArgumentInfo(
+                i, "memref" if is_memref else "scalar",
+                _TYPE_NAMES[a.elementType], a.rank if is_memref else 0,
+                sizes, role))
+        self.arguments = tuple(arguments)
+        self._codes = tuple(table.arguments[i].elementType
+                            for i in range(table.numArguments))
+        self.variants = tuple(
+            VariantInfo(i, v.rank, v.indexBitwidth,
+                        _STRATEGY_NAMES.get(v.strategy, str(v.strategy)),
+                        v.transposedArgument)
+            for i, v in ((i, table.variants[i])
+                         for i in range(table.numVariants)))
+        self._family_pointer = ctypes.c_void_p(ctypes.addressof(table))
+        self._build_call()
+
+    # -- description --
+    def describe(self):
+        """The family's table as a dict (JSON-serializable)."""
+        return {
+            "name": self.name,
+            "arguments": [a.as_dict() for a in self.arguments],
+            "outputs": list(self.outputs),
+            "inputs": list(self.inputs),
+            "variants": [v.as_dict() for v in self.variants],
+        }
+
+    def __str__(self):
+        lines = ["family %s: %d arguments, outputs %s, inputs %s, %d variants"
+                 % (self.name, self.num_arguments, list(self.outputs),
+                    list(self.inputs), len(self.variants))]
+        lines += ["  " + repr(a) for a in self.arguments]
+        lines += ["  " + repr(v) for v in self.variants]
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return "<pointwise.Family %s of %s>" % (self.name, self.library.path)
+
+    def variant(self, index):
+        """The VariantInfo of variant `index`, None for -1."""
+        return None if index < 0 else self.variants[index]
+
+    def last_variant(self):
+        """The VariantInfo of the calling thread's last launch (meaningful
+        right after a call of this family), None if it launched nothing."""
+        return self.variant(self.runtime.last_variant())
+
+    # -- calls --
+    def _build_call(self):
+        """Generates __call__ for this family's signature: one struct format
+        packs every descriptor and scalar into one per-thread buffer whose
+        addresses (the void **args of pwFamilyLaunch) never change."""
+        fmt = "<"
+        offsets = []
+        offset = 0
+        for a, code in zip(self.arguments, self._codes):
+            offsets.append(offset)
+            if a.is_memref:
+                fmt += "QQq" + "q" * (2 * a.rank)
+                offset += 8 * (3 + 2 * a.rank)
+            else:
+                c = _SCALAR_CODES[code]
+                size = struct.calcsize("<" + c)
+                fmt += c + "x" * (8 - size)
+                offset += 8
+        self._pack_format = fmt
+        self._buffer_words = max(1, offset // 8)
+        self._arg_offsets = tuple(offsets)
+        ns = {
+            "_pack": struct.Struct(fmt).pack_into,
+            "_tls": threading.local(),
+            "_new_buffers": self._new_buffers,
+            "_launch": self.runtime._launch,
+            "_family": self._family_pointer,
+            "_error": self._launch_error,
+            "_generic": self._generic_view,
+            "_pad": self._pad,
+            "_bad_scalars": self._bad_scalars,
+            "_check_static": self._check_static,
+            "_T": _torch_tensor_type(),
+            "_S": Strided,
+            "_struct_error": struct.error,
+            "_bf16": self._bf16_argument,
+        }
+        self._namespace = ns
+        n = self.num_arguments
+        params = ["a%d" % i for i in range(n)]
+        body = []
+        pack = []
+        for i, a in enumerate(self.arguments):
+            v = "a%d" % i
+            if not a.is_memref:
+                if self._codes[i] == ElementType.BF16:
+                    body.append("    %s = _bf16(%d, %s)" % (v, i, v))
+                pack.append(v)
+                continue
+            r = a.rank
+            output = i in self.outputs
+            ns["_D%d" % i] = frozenset()  # torch dtypes, filled on first use
+            body += [
+                "    if type(%s) is _T and %s.dtype in _D%d and %s.is_cuda:" % (v, v, i, v),
+                "        p%d = %s.data_ptr(); o%d = 0; s%d = %s.shape; t%d = %s.stride()"
+                % (i, v, i, i, v, i, v),
+                "    elif type(%s) is _S and %s.code == %d and not %s.readonly:"
+                % (v, v, self._codes[i], v) if output else
+                "    elif type(%s) is _S and %s.code == %d:" % (v, v, self._codes[i]),
+                "        p%d = %s.ptr; o%d = %s.offset; s%d = %s.shape; t%d = %s.strides"
+                % (i, v, i, v, i, v, i, v),
+                "    else:",
+                "        p%d, o%d, s%d, t%d = _generic(%d, %s)" % (i, i, i, i, i, v),
+            ]
+            ns["_ONES%d" % r] = tuple((1,) * (r - n) for n in range(r + 1))
+            ns["_ZEROS%d" % r] = tuple((0,) * (r - n) for n in range(r + 1))
+            if any(s >= 0 for s in a.static_sizes):
+                body += [
+                    "    s%d, t%d = _pad(%d, s%d, t%d); n%d = %d" % (i, i, i, i, i, i, r),
+                    "    _check_static(%d, s%d)" % (i, i)]
+            else:
+                # Lower ranks get leading (1, stride 0) dims in the pack.
+                body += [
+                    "    n%d = len(s%d)" % (i, i),
+                    "    if n%d > %d:" % (i, r),
+                    "        s%d, t%d = _pad(%d, s%d, t%d); n%d = %d"
+                    % (i, i, i, i, i, i, r)]
+            pack.append("p%d, p%d, o%d, *_ONES%d[n%d], *s%d, *_ZEROS%d[n%d], *t%d"
+                        % (i, i, i, r, i, i, r, i, i))
+        source = "def __call__(%s):\n" % ", ".join(["self"] + params)
+        source += "\n".join(body) + ("\n" if body else "")
+        source += (
+            "    try:\n"
+            "        buffer, args = _tls.buffers\n"
+            "    except AttributeError:\n"
+            "        buffer, args = _tls.buffers = _new_buffers()\n"
+            "    try:\n"
+            "        _pack(buffer, 0, %s)\n"
+            "    except (_struct_error, OverflowError, TypeError, ValueError) as e:\n"
+            "        raise _bad_scalars((%s,), e) from None\n"
+            "    status = _launch(_family, args)\n"
+            "    if status:\n"
+            "        raise _error(status)\n"
+            % (", ".join(pack), ", ".join(params)))
+        self._source = source
+        exec(compile(source, "<pointwise family %s>" % self.name, "exec"), ns)
+        call = ns["__call__"]
+        # A class per family, so that instances stay callable the normal
+        # way (special methods are looked up on the type).
+        self.__class__ = type("Family_" + self.name, (Family,),
+                              {"__call__": call, "__slots__": ()})
+        if ns["_T"] is not _NoTensor:
+            self._bind_torch(ns["_T"])
+
+    def _bind_torch(self, tensor_type):
+        ns = self._namespace
+        ns["_T"] = tensor_type
+        for i, code in enumerate(self._codes):
+            if self.arguments[i].is_memref:
+                ns["_D%d" % i] = _torch_dtypes_of(code)
+
+    def _new_buffers(self):
+        buffer = (ctypes.c_int64 * self._buffer_words)()
+        base = ctypes.addressof(buffer)
+        args = (ctypes.c_void_p * max(1, self.num_arguments))(
+            *[base + o for o in self._arg_offsets])
+        return buffer, args
+
+    def _launch_error(self, status):
+        return self.runtime.error(status)
+
+    def _argument_error(self, index, message, kind=TypeError):
+        return kind("%s: argument #%d: %s" % (self.name, index, message))
+
+    def _expected(self, index):
+        code = self._codes[index]
+        names = " or ".join("torch." + n for n in _TORCH_DTYPE_NAMES[code])
+        return "%s (%s)" % (_TYPE_NAMES[code], names)
+
+    def _generic_view(self, index, value):
+        """(pointer, offset, shape, strides) of memref argument `index` from
+        any accepted object; raises TypeError/ValueError otherwise."""
+        code = self._codes[index]
+        output = index in self.outputs
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(value, torch.Tensor):
+            if self._namespace["_T"] is _NoTensor:
+                self._bind_torch(torch.Tensor)
+            got = _torch_dtype_codes().get(value.dtype)
+            if got != code:
+                raise self._argument_error(
+                    index, "expected element type %s, got a tensor of %s"
+                    % (self._expected(index), value.dtype))
+            if not value.is_cuda:
+                raise self._argument_error(
+                    index, "the tensor is on %s; families take CUDA tensors"
+                    % value.device)
+            return value.data_ptr(), 0, tuple(value.shape), tuple(value.stride())
+        if isinstance(value, Strided):
+            if value.code != code:
+                raise self._argument_error(
+                    index, "expected element type %s, got a Strided view of %s"
+                    % (self._expected(index), _TYPE_NAMES[value.code]))
+            if output and value.readonly:
+                raise self._argument_error(
+                    index, "is an output but the Strided view is read-only",
+                    ValueError)
+            return value.ptr, value.offset, value.shape, value.strides
+        interface = getattr(value, "__cuda_array_interface__", None)
+        if interface is not None:
+            return self._from_interface(index, interface, code, output)
+        raise self._argument_error(
+            index, "expected a CUDA tensor, an object with "
+            "__cuda_array_interface__ or a pointwise.Strided view, got %s"
+            % type(value).__name__)
+
+    def _from_interface(self, index, interface, code, output):
+        typestr = interface["typestr"]
+        key = (typestr[1:2], int(typestr[2:]) if typestr[2:].isdigit() else 0)
+        got = _TYPESTR_TO_CODE.get(key)
+        if got != code or (typestr[0] == ">" and key[1] > 1):
+            raise self._argument_error(
+                index, "expected element type %s, got an array of typestr %r"
+                % (self._expected(index), typestr))
+        if interface.get("mask") is not None:
+            raise self._argument_error(index, "masked arrays are not supported",
+                                       ValueError)
+        pointer, readonly = interface["data"]
+        if output and readonly:
+            raise self._argument_error(index, "is an output but the array is "
+                                       "read-only", ValueError)
+        shape = tuple(int(s) for s in interface["shape"])
+        itemsize = key[1]
+        byte_strides = interface.get("strides")
+        if byte_strides is None:
+            strides, step = [], 1
+            for s in reversed(shape):
+                strides.append(step)
+                step *= max(s, 1)
+            strides = tuple(reversed(strides))
+        else:
+            strides = []
+            for s in byte_strides:
+                if s % itemsize:
+                    raise self._argument_error(
+                        index, "byte strides %r are not multiples of the "
+                        "element size %d" % (tuple(byte_strides), itemsize),
+                        ValueError)
+                strides.append(s // itemsize)
+            strides = tuple(strides)
+            if len(strides) != len(shape):
+                raise self._argument_error(
+                    index, "%d sizes but %d strides" % (len(shape), len(strides)),
+                    ValueError)
+        return int(pointer or 0), 0, shape, strides
+
+    def _pad(self, index, sizes, strides):
+        rank = self.arguments[index].rank
+        sizes, strides = tuple(sizes), tuple(strides)
+        missing = rank - len(sizes)
+        if missing > 0:
+            return (1,) * missing + sizes, (0,) * missing + strides
+        # Leading dims of size 1 can go.
+        while len(sizes) > rank and sizes[0] == 1:
+            sizes, strides = sizes[1:], strides[1:]
+        if len(sizes) > rank:
+            raise self._argument_error(
+                index, "has rank %d (shape %s) but the family declares rank %d"
+                % (len(sizes), list(sizes), rank), ValueError)
+        return sizes, strides
+
+    def _check_static(self, index, sizes):
+        for d, (size, static) in enumerate(
+                zip(sizes, self.arguments[index].static_sizes)):
+            if static >= 0 and size != static:
+                raise self._argument_error(
+                    index, "has size %d in dim %d where the family declares %d"
+                    % (size, d, static), ValueError)
+
+    def _bf16_argument(self, index, value):
+        try:
+            return _bf16_bits(value)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise self._argument_error(
+                index, "cannot pass %r as a scalar bf16 (%s)" % (value, e)) from None
+
+    def _bad_scalars(self, values, error):
+        """The error for values that could not be packed: a scalar of the
+        wrong kind or out of range (descriptors always pack)."""
+        for i, a in enumerate(self.arguments):
+            if a.is_memref:
+                continue
+            code = _SCALAR_CODES[self._codes[i]]
+            try:
+                struct.pack("<" + code, values[i])
+            except (struct.error, OverflowError, TypeError, ValueError) as e:
+                return self._argument_error(
+                    i, "cannot pass %r as a scalar %s (%s)"
+                    % (values[i], a.element_type, e))
+        return TypeError("%s: cannot pack the arguments: %s" % (self.name, error))
+
+    def __call__(self, *args):  # replaced per family by _build_call
+        raise NotImplementedError
+
+
+# ===------------------------------------------------------------------------===
+# Kernel libraries
+# ===------------------------------------------------------------------------===
+
+class KernelLibrary:
+    """A shared library from ``pw-compile ... -o NAME.so``. Loads the runtime
+    first (preferring the copy next to the library, which its $ORIGIN rpath
+    names) unless one is loaded already."""
+
+    def __init__(self, path, runtime=None):
+        self.path = os.path.abspath(path)
+        if not os.path.isfile(self.path):
+            raise OSError("no such kernel library: %s" % self.path)
+        if runtime is None:
+            runtime = load_runtime(_extra_dirs=(os.path.dirname(self.path),))
+        self.runtime = runtime
+        self.lib = ctypes.CDLL(self.path)
+        self._families = {}
+
+    def family(self, name):
+        """The Family compiled from function `name`."""
+        family = self._families.get(name)
+        if family is None:
+            try:
+                table = _PwFamily.in_dll(self.lib, "pw_family_" + name)
+            except ValueError:
+                raise LookupError("%s has no family '%s' (no symbol "
+                                  "pw_family_%s); it has: %s"
+                                  % (self.path, name, name,
+                                     ", ".join(self.family_names()) or "none")
+                                  ) from None
+            family = self._families[name] = Family(self, name, table)
+        return family
+
+    __getitem__ = family
+
+    def family_names(self):
+        """The names of the families the library exports (from its ELF
+        dynamic symbol table)."""
+        prefix = b"pw_family_"
+        return sorted(s[len(prefix):].decode() for s in _elf_dynamic_symbols(self.path)
+                      if s.startswith(prefix))
+
+    def families(self):
+        return [self.family(n) for n in self.family_names()]
+
+    def __repr__(self):
+        return "<pointwise.KernelLibrary %s>" % self.path
+
+
+def _elf_dynamic_symbols(path):
+    """Names of the defined symbols in an ELF64 little-endian file's .dynsym
+    ([] for anything else)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return []
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return []
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+                for i in range(shnum)]
+    names = []
+    for (_, sh_type, _, _, offset, size, link, _, _, entsize) in sections:
+        if sh_type != 11 or not entsize:  # SHT_DYNSYM
+            continue
+        strtab_offset = sections[link][4]
+        for k in range(size // entsize):
+            st_name, _, _, st_shndx = struct.unpack_from(
+                "<IBBH", data, offset + k * entsize)
+            if st_shndx == 0 or not st_name:
+                continue
+            end = data.index(b"\0", strtab_offset + st_name)
+            names.append(data[strtab_offset + st_name:end])
+    return names
+
+
+def _main(argv):
+    """python -m pointwise._runtime LIB.so [FAMILY ...]: prints the tables."""
+    import json
+    if not argv or argv[0] in ("-h", "--help"):
+        print("usage: python -m pointwise._runtime LIB.so [--json] [FAMILY ...]")
+        return 0
+    as_json = "--json" in argv
+    argv = [a for a in argv if a != "--json"]
+    library = KernelLibrary(argv[0])
+    families = [library.family(n) for n in argv[1:]] or library.families()
+    if as_json:
+        print(json.dumps([f.describe() for f in families], indent=1))
+    else:
+        print("runtime:", library.runtime.path)
+        for f in families:
+            print(f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
