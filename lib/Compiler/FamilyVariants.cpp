@@ -181,9 +181,12 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
   for (func::FuncOp function : functions) {
     if (function.isExternal())
       continue;
+    // Only the functions asked for: the others are not compiled at all.
     if (!options.functions.empty() &&
-        !llvm::is_contained(options.functions, function.getName()))
+        !llvm::is_contained(options.functions, function.getName())) {
+      function.erase();
       continue;
+    }
     SmallVector<MapOp> maps;
     function.walk([&](MapOp map) { maps.push_back(map); });
     if (maps.empty()) {

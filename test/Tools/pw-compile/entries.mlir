@@ -43,3 +43,17 @@ func.func @scale(%x: memref<?x8xf32, strided<[?, ?], offset: ?>>, %s: f32,
   }
   return
 }
+
+// --function compiles that function alone: the others are left out.
+// RUN: pw-compile %s -o %t.only.o --quiet --index-bitwidths=64 --function=scale
+// RUN: nm %t.only.o | FileCheck %s --check-prefix=ONLY
+// ONLY-NOT: other
+// ONLY: T scale
+// ONLY-NOT: other
+func.func @other(%x: memref<?xf32>, %y: memref<?xf32>) {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
