@@ -6,6 +6,8 @@
 
 #include "Pointwise/Layout/Broadcast.h"
 
+#include "LayoutInternals.h"
+
 #include <algorithm>
 
 using namespace pointwise::layout;
@@ -102,26 +104,28 @@ pointwise::layout::broadcastStrides(const StridedLayout &operand,
   return strides;
 }
 
-LayoutResult<IterationLayout> pointwise::layout::broadcastToIterationSpace(
+LayoutResult<void> pointwise::layout::detail::broadcastToIterationSpaceInto(
     const std::vector<int64_t> &iterationShape,
-    const std::vector<StridedLayout> &operands, unsigned numOutputs) {
+    const std::vector<StridedLayout> &operands, unsigned numOutputs,
+    IterationLayout &layout) {
   if (numOutputs > operands.size())
     return LayoutError{std::to_string(numOutputs) + " outputs among only " +
                        std::to_string(operands.size()) + " operands"};
   LayoutResult<void> validShape = verifyIterationShape(iterationShape);
   if (!validShape)
-    return LayoutError{validShape.error()};
+    return validShape;
 
-  IterationLayout layout;
   layout.sizes = iterationShape;
+  layout.strides.clear();
   layout.strides.reserve(iterationShape.size() * operands.size());
+  layout.offsets.clear();
   layout.offsets.reserve(operands.size());
   for (unsigned i = 0; i < operands.size(); ++i) {
     const StridedLayout &operand = operands[i];
     if (i < numOutputs) {
       LayoutResult<void> valid = verifyStridedLayout(operand, i);
       if (!valid)
-        return LayoutError{valid.error()};
+        return valid;
       if (operand.sizes != iterationShape)
         return LayoutError{"output operand #" + std::to_string(i) +
                            " has shape " + formatShape(operand.sizes) +
@@ -133,9 +137,20 @@ LayoutResult<IterationLayout> pointwise::layout::broadcastToIterationSpace(
       LayoutResult<void> appended =
           appendBroadcastStrides(operand, iterationShape, i, layout.strides);
       if (!appended)
-        return LayoutError{appended.error()};
+        return appended;
     }
     layout.offsets.push_back(operand.offset);
   }
+  return {};
+}
+
+LayoutResult<IterationLayout> pointwise::layout::broadcastToIterationSpace(
+    const std::vector<int64_t> &iterationShape,
+    const std::vector<StridedLayout> &operands, unsigned numOutputs) {
+  IterationLayout layout;
+  LayoutResult<void> broadcast = detail::broadcastToIterationSpaceInto(
+      iterationShape, operands, numOutputs, layout);
+  if (!broadcast)
+    return LayoutError{broadcast.error()};
   return layout;
 }

@@ -9,6 +9,7 @@
 #include "Pointwise/Layout/StrideOrder.h"
 
 #include "CheckedArithmetic.h"
+#include "LayoutInternals.h"
 
 using namespace pointwise::layout;
 
@@ -33,10 +34,16 @@ LayoutResult<CoalescedLayout> pointwise::layout::coalesceDimensions(
   valid = verifyPermutation(permutation, layout.rank());
   if (!valid)
     return LayoutError{valid.error()};
+  CoalescedLayout result;
+  detail::coalesceDimensionsInto(layout, permutation, result);
+  return result;
+}
 
+void pointwise::layout::detail::coalesceDimensionsInto(
+    const IterationLayout &layout, const std::vector<unsigned> &permutation,
+    CoalescedLayout &result) {
   unsigned rank = layout.rank();
   unsigned numOperands = layout.numOperands();
-  CoalescedLayout result;
   result.permutation = permutation;
   result.layout.offsets = layout.offsets;
 
@@ -44,12 +51,14 @@ LayoutResult<CoalescedLayout> pointwise::layout::coalesceDimensions(
     result.layout.sizes.assign(1, 0);
     result.layout.strides.assign(numOperands, 1);
     result.groupEnds.assign(1, rank);
-    return result;
+    return;
   }
 
   // First pass: the group sizes, and in groupEnds one past the position of
   // each group's innermost non-unit dim, which supplies the group's strides.
+  result.layout.sizes.clear();
   result.layout.sizes.reserve(rank);
+  result.groupEnds.clear();
   result.groupEnds.reserve(rank);
   for (unsigned pos = 0; pos < rank; ++pos) {
     unsigned dim = permutation[pos];
@@ -76,5 +85,4 @@ LayoutResult<CoalescedLayout> pointwise::layout::coalesceDimensions(
   // position.
   if (newRank > 0)
     result.groupEnds.back() = rank;
-  return result;
 }

@@ -124,8 +124,15 @@ LayoutResult<void> pointwise::layout::checkOutputOverlap(
     return LayoutError{std::to_string(numOutputs) + " outputs among only " +
                        std::to_string(operands.size()) + " operands"};
 
-  std::vector<ByteRange> ranges;
-  ranges.reserve(operands.size());
+  // On the stack for the usual handful of operands: this runs every launch.
+  constexpr size_t kInlineRanges = 16;
+  ByteRange inlineRanges[kInlineRanges];
+  std::vector<ByteRange> heapRanges;
+  ByteRange *ranges = inlineRanges;
+  if (operands.size() > kInlineRanges) {
+    heapRanges.resize(operands.size());
+    ranges = heapRanges.data();
+  }
   for (unsigned i = 0; i < operands.size(); ++i) {
     LayoutResult<void> valid = verifyStridedLayout(operands[i], i);
     if (!valid)
@@ -139,7 +146,7 @@ LayoutResult<void> pointwise::layout::checkOutputOverlap(
         computeByteRange(operands[i], buffers[i], i);
     if (!range)
       return LayoutError{range.error()};
-    ranges.push_back(*range);
+    ranges[i] = *range;
   }
 
   for (unsigned out = 0; out < numOutputs; ++out) {

@@ -7,6 +7,7 @@
 #include "Pointwise/Layout/StrideOrder.h"
 
 #include "CheckedArithmetic.h"
+#include "LayoutInternals.h"
 
 #include <algorithm>
 #include <numeric>
@@ -43,8 +44,14 @@ pointwise::layout::computeStrideOrder(const IterationLayout &layout) {
   LayoutResult<void> valid = verifyIterationLayout(layout);
   if (!valid)
     return LayoutError{valid.error()};
+  std::vector<unsigned> permutation;
+  detail::computeStrideOrderInto(layout, permutation);
+  return permutation;
+}
 
-  std::vector<unsigned> permutation(layout.rank());
+void pointwise::layout::detail::computeStrideOrderInto(
+    const IterationLayout &layout, std::vector<unsigned> &permutation) {
+  permutation.resize(layout.rank());
   std::iota(permutation.begin(), permutation.end(), 0u);
   for (unsigned i = 1; i < permutation.size(); ++i) {
     unsigned dim = permutation[i];
@@ -62,7 +69,6 @@ pointwise::layout::computeStrideOrder(const IterationLayout &layout) {
     std::rotate(permutation.begin() + target, permutation.begin() + i,
                 permutation.begin() + i + 1);
   }
-  return permutation;
 }
 
 LayoutResult<void>

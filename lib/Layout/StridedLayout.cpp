@@ -22,18 +22,20 @@ StridedLayout IterationLayout::operandLayout(unsigned operand) const {
 LayoutResult<void>
 pointwise::layout::verifyStridedLayout(const StridedLayout &layout,
                                        unsigned operandIndex) {
-  std::string name = "operand #" + std::to_string(operandIndex);
+  // Runs on every operand of every launch: the name is only formatted for a
+  // message.
+  auto name = [&] { return "operand #" + std::to_string(operandIndex); };
   if (layout.strides.size() != layout.sizes.size())
-    return LayoutError{name + " has " + std::to_string(layout.sizes.size()) +
+    return LayoutError{name() + " has " + std::to_string(layout.sizes.size()) +
                        " sizes but " + std::to_string(layout.strides.size()) +
                        " strides"};
   for (unsigned d = 0; d < layout.rank(); ++d)
     if (layout.sizes[d] < 0)
-      return LayoutError{name + " dim " + std::to_string(d) +
+      return LayoutError{name() + " dim " + std::to_string(d) +
                          " has negative size " +
                          std::to_string(layout.sizes[d])};
   if (!detail::countElements(layout.sizes))
-    return LayoutError{name + " has more elements than fit in int64"};
+    return LayoutError{name() + " has more elements than fit in int64"};
   return {};
 }
 

@@ -11,9 +11,15 @@
 // sizes and strides. Every layout rule lives in the layout library; this file
 // only moves descriptors in and out of it.
 //
-// A launch costs the few allocations of the layout functions: the vectors
-// handed to them are thread-local scratch that keeps its capacity, and the
-// variant's descriptors are built on the stack.
+// The decision is a function of the family table and the words of the memref
+// descriptors alone (scalars take no part), so each thread remembers its last
+// few decisions, keyed on exactly those bytes: a call with the same family
+// and the same descriptors (pointers, offsets, sizes, strides) reuses the
+// chosen variant and its rank-k descriptors without running the analysis.
+//
+// A launch that misses allocates nothing either once the thread's scratch
+// has grown: the vectors handed to the layout library keep their capacity,
+// and the variant's descriptors are built on the stack.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +45,43 @@ constexpr int32_t kMaxRank = 64;
 /// many entries) are built on the stack.
 constexpr size_t kInlineDescriptorWords = 512;
 constexpr size_t kInlineArguments = 64;
+/// The dispatch decisions each thread remembers, least recently used first
+/// out.
+constexpr unsigned kCachedDecisions = 8;
+/// Decisions whose key (the family table and the descriptors) is larger are
+/// not remembered: families of hundreds of arguments.
+constexpr size_t kMaxKeyBytes = 16384;
+
+// The key compares these structs as bytes, so they must have no padding.
+static_assert(sizeof(pwFamily) ==
+                  sizeof(void *) + 4 * sizeof(int32_t) + 4 * sizeof(void *),
+              "pwFamily has padding");
+static_assert(sizeof(pwFamilyArgument) ==
+                  4 * sizeof(int32_t) + sizeof(const int64_t *),
+              "pwFamilyArgument has padding");
+static_assert(sizeof(pwVariant) == 4 * sizeof(int32_t) + sizeof(void (*)()),
+              "pwVariant has padding");
+static_assert(sizeof(pwMemRefDescriptor) == 3 * sizeof(int64_t),
+              "pwMemRefDescriptor has padding");
+
+/// A dispatch decision, with everything it was computed from.
+struct CachedDecision {
+  /// Null: a free slot.
+  const pwFamily *family = nullptr;
+  /// The bytes visitFamilyArguments and visitOperandsAndVariants visited
+  /// when the decision was made.
+  std::vector<unsigned char> key;
+  /// hashDescriptors of the descriptors in the key, to skip slots quickly.
+  uint64_t descriptorHash = 0;
+  /// The variant launched, or -1 for an empty launch (nothing to launch).
+  int variant = -1;
+  /// The coalesced rank of the variant's descriptors.
+  int32_t rank = 0;
+  /// The rank-`rank` descriptors, one per memref argument in argument order.
+  std::vector<int64_t> descriptorWords;
+  /// When it was last made or reused (DispatchScratch::clock); 0 when free.
+  uint64_t lastUse = 0;
+};
 
 /// Per-thread buffers whose capacity survives from one launch to the next.
 struct DispatchScratch {
@@ -55,12 +98,22 @@ struct DispatchScratch {
   /// The coalesced strides per map operand, empty for scalars.
   std::vector<std::vector<int64_t>> transposeStrides;
   std::vector<int64_t> iterationShape;
+  /// The analysis: its result and intermediate steps.
+  CoalescedLayout coalesced;
+  LayoutAnalysisScratch analysis;
   /// Each memref operand's pointer advanced by its offset.
   std::vector<uint64_t> rebased;
   std::vector<int64_t> descriptorWords;
   std::vector<void *> packedArguments;
   /// What pwGetLastVariant returns.
   int lastVariant = -1;
+  /// What pwGetLastLaunchCached returns.
+  bool lastCached = false;
+  /// The decisions this thread remembers.
+  CachedDecision decisions[kCachedDecisions];
+  /// The slot that hit or was filled last, looked at first.
+  unsigned lastDecision = 0;
+  uint64_t clock = 0;
 };
 
 // Behind a pointer, so that a launch looks the thread-local up once and then
@@ -269,13 +322,242 @@ void swapDims(IterationLayout &layout, unsigned a, unsigned b) {
     std::swap(layout.strides[op * rank + a], layout.strides[op * rank + b]);
 }
 
-/// Builds the variant's arguments for one launch of `sizes` starting
-/// `adjustments[op]` elements past each rebased pointer (null: none), calls
-/// it, and returns the pending error it left.
+/// Calls `visit(data, bytes)` on the family struct and its arguments array,
+/// the start of what a dispatch decision depends on.
+template <typename Visit>
+bool visitFamilyArguments(const pwFamily &family, Visit &visit) {
+  return visit(&family, sizeof(pwFamily)) &&
+         visit(family.arguments, static_cast<size_t>(family.numArguments) *
+                                     sizeof(pwFamilyArgument));
+}
+
+/// Calls `visit(data, bytes)` on the rest of what the decision for `family`
+/// on `args` depends on, in a fixed order, and stops at the first `false`:
+/// every memref argument's descriptor words (pointers, offset, sizes,
+/// strides) and declared static sizes, the outputs, the inputs and the
+/// variants. Scalars take no part. Returns false when a visit did, or a
+/// memref argument's descriptor pointer is null.
+///
+/// The arrays are read with the counts and ranks of the struct and arguments
+/// visited first, so a table that matches a remembered key is read exactly
+/// as far as the verified table that key was made from.
+template <typename Visit>
+bool visitOperandsAndVariants(const pwFamily &family, void **args,
+                              Visit &visit) {
+  for (int32_t i = 0; i < family.numArguments; ++i) {
+    const pwFamilyArgument &argument = family.arguments[i];
+    if (argument.kind != PW_ARGUMENT_MEMREF)
+      continue;
+    size_t rank = static_cast<size_t>(argument.rank);
+    if (!args[i] || !visit(args[i], sizeof(pwMemRefDescriptor) +
+                                        2 * rank * sizeof(int64_t)))
+      return false;
+    if (argument.staticSizes &&
+        !visit(argument.staticSizes, rank * sizeof(int64_t)))
+      return false;
+  }
+  return visit(family.outputs,
+               static_cast<size_t>(family.numOutputs) * sizeof(int32_t)) &&
+         visit(family.inputs,
+               static_cast<size_t>(family.numInputs) * sizeof(int32_t)) &&
+         visit(family.variants,
+               static_cast<size_t>(family.numVariants) * sizeof(pwVariant));
+}
+
+/// A visitor that compares the visited bytes with a remembered key.
+struct KeyMatcher {
+  const unsigned char *next;
+  const unsigned char *end;
+
+  bool operator()(const void *data, size_t bytes) {
+    if (bytes == 0)
+      return true;
+    if (static_cast<size_t>(end - next) < bytes ||
+        std::memcmp(next, data, bytes) != 0)
+      return false;
+    next += bytes;
+    return true;
+  }
+};
+
+/// A visitor that counts the visited bytes, up to kMaxKeyBytes.
+struct KeySizer {
+  size_t bytes = 0;
+
+  bool operator()(const void *, size_t size) {
+    if (size > kMaxKeyBytes - bytes)
+      return false;
+    bytes += size;
+    return true;
+  }
+};
+
+/// A visitor that copies the visited bytes to a key of the right size.
+struct KeyWriter {
+  unsigned char *next;
+
+  bool operator()(const void *data, size_t bytes) {
+    if (bytes == 0)
+      return true;
+    std::memcpy(next, data, bytes);
+    next += bytes;
+    return true;
+  }
+};
+
+/// A cheap hash of the memref descriptors' words, to skip remembered
+/// decisions before the exact comparison: any one word that changes changes
+/// it (its multiplier is odd). False when a descriptor pointer is null.
+/// `family`'s struct and arguments must be those of a verified table.
+bool hashDescriptors(const pwFamily &family, void **args, uint64_t &hash) {
+  hash = 0;
+  uint64_t multiplier = 1;
+  for (int32_t i = 0; i < family.numArguments; ++i) {
+    const pwFamilyArgument &argument = family.arguments[i];
+    if (argument.kind != PW_ARGUMENT_MEMREF)
+      continue;
+    if (!args[i])
+      return false;
+    const auto *words = static_cast<const unsigned char *>(args[i]);
+    size_t numWords = 3 + 2 * static_cast<size_t>(argument.rank);
+    for (size_t w = 0; w < numWords; ++w, multiplier += 2) {
+      uint64_t word;
+      std::memcpy(&word, words + w * sizeof(word), sizeof(word));
+      hash += word * multiplier;
+    }
+  }
+  return true;
+}
+
+/// The decision this thread made for exactly these inputs, or null. The
+/// slot that hit last is compared first as it is; the others are skipped by
+/// their descriptor hash unless it is the same.
+CachedDecision *findDecision(DispatchScratch &scratch, const pwFamily &family,
+                             void **args) {
+  auto hit = [&](unsigned slot) {
+    CachedDecision &decision = scratch.decisions[slot];
+    decision.lastUse = ++scratch.clock;
+    scratch.lastDecision = slot;
+    return &decision;
+  };
+  // Whether the struct and arguments of `family` are those of a table
+  // verified before: then the descriptors can be read with its ranks.
+  bool verified = false;
+  unsigned last = scratch.lastDecision;
+  const CachedDecision &recent = scratch.decisions[last];
+  if (recent.family == &family) {
+    KeyMatcher matcher{recent.key.data(),
+                       recent.key.data() + recent.key.size()};
+    if (visitFamilyArguments(family, matcher)) {
+      verified = true;
+      if (visitOperandsAndVariants(family, args, matcher) &&
+          matcher.next == matcher.end)
+        return hit(last);
+    }
+  }
+
+  bool hashed = false;
+  uint64_t hash = 0;
+  for (unsigned n = 1; n < kCachedDecisions; ++n) {
+    unsigned slot = (last + n) % kCachedDecisions;
+    const CachedDecision &decision = scratch.decisions[slot];
+    if (decision.family != &family)
+      continue;
+    KeyMatcher matcher{decision.key.data(),
+                       decision.key.data() + decision.key.size()};
+    bool argumentsMatched = false;
+    if (!verified) {
+      if (!visitFamilyArguments(family, matcher))
+        continue;
+      verified = argumentsMatched = true;
+    }
+    if (!hashed) {
+      if (!hashDescriptors(family, args, hash))
+        return nullptr;
+      hashed = true;
+    }
+    if (decision.descriptorHash != hash ||
+        (!argumentsMatched && !visitFamilyArguments(family, matcher)) ||
+        !visitOperandsAndVariants(family, args, matcher) ||
+        matcher.next != matcher.end)
+      continue;
+    return hit(slot);
+  }
+  return nullptr;
+}
+
+/// Remembers that `family` on `args` (a launch that succeeded so far) runs
+/// `variant` with the `numWords` descriptor words `words` of rank `rank`, or
+/// launches nothing (variant -1), in place of the least recently used one.
+void rememberDecision(DispatchScratch &scratch, const pwFamily &family,
+                      void **args, int variant, int32_t rank,
+                      const int64_t *words, size_t numWords) {
+  unsigned slot = 0;
+  for (unsigned i = 1; i < kCachedDecisions; ++i)
+    if (scratch.decisions[i].lastUse < scratch.decisions[slot].lastUse)
+      slot = i;
+  CachedDecision &decision = scratch.decisions[slot];
+  decision.family = nullptr;
+  decision.lastUse = 0;
+  KeySizer sizer;
+  if (!visitFamilyArguments(family, sizer) ||
+      !visitOperandsAndVariants(family, args, sizer))
+    return;
+  decision.key.resize(sizer.bytes);
+  KeyWriter writer{decision.key.data()};
+  if (!visitFamilyArguments(family, writer) ||
+      !visitOperandsAndVariants(family, args, writer) ||
+      !hashDescriptors(family, args, decision.descriptorHash))
+    return;
+  decision.family = &family;
+  decision.variant = variant;
+  decision.rank = rank;
+  decision.descriptorWords.assign(words, words + numWords);
+  decision.lastUse = ++scratch.clock;
+  scratch.lastDecision = slot;
+}
+
+/// Calls the variant with the arguments `packed`, and returns the pending
+/// error it left.
+pwStatus invokeVariant(const pwVariant &variant, void **packed) {
+  clearPendingError();
+  variant.entry(packed);
+  return takePendingError();
+}
+
+/// Launches a remembered decision with the scalars of `args`.
+pwStatus launchDecision(DispatchScratch &scratch, const pwFamily &family,
+                        const CachedDecision &decision, void **args) {
+  scratch.lastVariant = decision.variant;
+  scratch.lastCached = true;
+  if (decision.variant < 0)
+    return PW_SUCCESS;
+  // Copies, so that the variant may launch families itself.
+  int64_t words[kInlineDescriptorWords];
+  void *packed[kInlineArguments];
+  std::memcpy(words, decision.descriptorWords.data(),
+              decision.descriptorWords.size() * sizeof(int64_t));
+  size_t descriptorWords = 3 + 2 * static_cast<size_t>(decision.rank);
+  int64_t *next = words;
+  for (int32_t i = 0; i < family.numArguments; ++i) {
+    if (family.arguments[i].kind != PW_ARGUMENT_MEMREF) {
+      packed[i] = args[i];
+      continue;
+    }
+    packed[i] = next;
+    next += descriptorWords;
+  }
+  return invokeVariant(family.variants[decision.variant], packed);
+}
+
+/// Builds the arguments of variant `chosen` for one launch of `sizes`
+/// starting `adjustments[op]` elements past each rebased pointer (null:
+/// none), calls it, and returns the pending error it left. With `remember`,
+/// the decision is remembered first (when its arguments fit on the stack).
 pwStatus callVariant(DispatchScratch &scratch, const pwFamily &family,
-                     const pwVariant &variant, void **args,
-                     const IterationLayout &layout, const int64_t *sizes,
-                     const int64_t *adjustments) {
+                     int chosen, void **args, const IterationLayout &layout,
+                     const int64_t *sizes, const int64_t *adjustments,
+                     bool remember) {
   int32_t numArguments = family.numArguments;
   unsigned rank = layout.rank();
   size_t numWords = 0;
@@ -316,15 +598,20 @@ pwStatus callVariant(DispatchScratch &scratch, const pwFamily &family,
     packed[i] = next;
     next += 3 + 2 * rank;
   }
-  clearPendingError();
-  variant.entry(packed);
-  return takePendingError();
+  if (remember && words == inlineWords && packed == inlineArguments)
+    rememberDecision(scratch, family, args, chosen, static_cast<int32_t>(rank),
+                     words, numWords);
+  return invokeVariant(family.variants[chosen], packed);
 }
 } // namespace
 
 pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
   DispatchScratch &scratch = getScratch();
+  if (family && args)
+    if (const CachedDecision *decision = findDecision(scratch, *family, args))
+      return launchDecision(scratch, *family, *decision, args);
   scratch.lastVariant = -1;
+  scratch.lastCached = false;
   if (!family)
     return recordNullArgument("pwFamilyLaunch", "family");
   LaunchErrors error(*family, scratch);
@@ -378,13 +665,17 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
       checkOutputOverlap(scratch.operands, scratch.buffers, numOutputs);
   if (!overlap)
     return error.layout(overlap.error());
-  LayoutResult<CoalescedLayout> coalesced =
-      analyzeLayout(scratch.iterationShape, scratch.operands, numOutputs);
-  if (!coalesced)
-    return error.layout(coalesced.error());
-  IterationLayout &layout = coalesced->layout;
-  if (empty || (layout.rank() == 1 && layout.sizes[0] == 0))
+  LayoutResult<void> analyzed =
+      analyzeLayoutInto(scratch.iterationShape, scratch.operands, numOutputs,
+                        scratch.coalesced, scratch.analysis);
+  if (!analyzed)
+    return error.layout(analyzed.error());
+  IterationLayout &layout = scratch.coalesced.layout;
+  if (empty || (layout.rank() == 1 && layout.sizes[0] == 0)) {
+    rememberDecision(scratch, *family, args, /*variant=*/-1, /*rank=*/0,
+                     nullptr, 0);
     return PW_SUCCESS;
+  }
   if (layout.rank() == 0) {
     layout.sizes.assign(1, 1);
     layout.strides.assign(numOperands, 1);
@@ -449,24 +740,30 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
   scratch.lastVariant = chosen;
 
   if (variant.indexBitwidth >= bits)
-    return callVariant(scratch, *family, variant, args, layout,
-                       layout.sizes.data(),
-                       /*adjustments=*/nullptr);
+    return callVariant(scratch, *family, chosen, args, layout,
+                       layout.sizes.data(), /*adjustments=*/nullptr,
+                       /*remember=*/true);
 
   // A 32-bit variant for a layout that needs 64-bit indices: one launch per
-  // chunk that is 32-bit once rebased.
+  // chunk that is 32-bit once rebased. Such launches move gigabytes, so
+  // their decisions are not remembered.
   LayoutResult<std::vector<IndexChunk>> chunks =
       splitFor32BitIndexing(layout, scratch.elementBytes);
   if (!chunks)
     return error.layout(chunks.error());
   for (const IndexChunk &chunk : *chunks)
     if (pwStatus status =
-            callVariant(scratch, *family, variant, args, layout,
-                        chunk.sizes.data(), chunk.offsetAdjustments.data()))
+            callVariant(scratch, *family, chosen, args, layout,
+                        chunk.sizes.data(), chunk.offsetAdjustments.data(),
+                        /*remember=*/false))
       return status;
   return PW_SUCCESS;
 }
 
 int pwGetLastVariant() {
   return threadScratch ? threadScratch->lastVariant : -1;
+}
+
+int pwGetLastLaunchCached() {
+  return threadScratch && threadScratch->lastCached ? 1 : 0;
 }

@@ -6,6 +6,9 @@
 
 #include "Pointwise/Layout/LayoutAnalysis.h"
 
+#include "Pointwise/Layout/Broadcast.h"
+#include "Pointwise/Layout/StrideOrder.h"
+
 #include "RandomLayouts.h"
 
 #include <gtest/gtest.h>
@@ -302,6 +305,97 @@ TEST(LayoutAnalysisPropertyTest, CoalescedLayoutAddressesTheSameTuples) {
       ASSERT_FALSE(mergeable) << "dims " << d << " and " << d + 1;
     }
   }
+}
+
+/// broadcastToIterationSpace, computeStrideOrder and coalesceDimensions one
+/// after the other, each with its own checks: what analyzeLayout means.
+LayoutResult<CoalescedLayout> analyzeStepByStep(const RandomLaunch &launch) {
+  LayoutResult<IterationLayout> broadcast = broadcastToIterationSpace(
+      launch.iterationShape, launch.operands, launch.numOutputs);
+  if (!broadcast)
+    return LayoutError{broadcast.error()};
+  LayoutResult<std::vector<unsigned>> order = computeStrideOrder(*broadcast);
+  if (!order)
+    return LayoutError{order.error()};
+  return coalesceDimensions(*broadcast, *order);
+}
+
+void expectSameAnalysis(const LayoutResult<CoalescedLayout> &expected,
+                        const LayoutResult<void> &status,
+                        const CoalescedLayout &result) {
+  ASSERT_EQ(static_cast<bool>(status), static_cast<bool>(expected));
+  if (!expected) {
+    EXPECT_EQ(status.error(), expected.error());
+    return;
+  }
+  EXPECT_EQ(result.layout.sizes, expected->layout.sizes);
+  EXPECT_EQ(result.layout.strides, expected->layout.strides);
+  EXPECT_EQ(result.layout.offsets, expected->layout.offsets);
+  EXPECT_EQ(result.permutation, expected->permutation);
+  EXPECT_EQ(result.groupEnds, expected->groupEnds);
+}
+
+TEST(LayoutAnalysisPropertyTest, IntoReusedStorageMatchesTheSteps) {
+  // One result and one scratch for every launch, of every rank and operand
+  // count, valid or not: nothing of an earlier launch may leak into a later
+  // one, and both entry points give what the three steps give.
+  RandomLayoutGenerator generator(0x5eed0002);
+  CoalescedLayout result;
+  LayoutAnalysisScratch scratch;
+  int analyzed = 0, failed = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    RandomLaunch launch = generator.launch(6, 256);
+    // Some invalid launches: an output of another shape, an input that does
+    // not broadcast, a negative size, a missing stride.
+    int broken =
+        generator.chance(20) ? static_cast<int>(generator.uniform(0, 3)) : -1;
+    if (broken >= 0 && !launch.operands.empty()) {
+      StridedLayout &operand = launch.operands[static_cast<size_t>(
+          generator.uniform(0, launch.operands.size() - 1))];
+      if (broken == 0 || operand.rank() == 0) {
+        operand.sizes.push_back(2);
+        operand.strides.push_back(1);
+      } else if (broken == 1) {
+        operand.sizes[0] += 3;
+      } else if (broken == 2) {
+        operand.sizes[0] = -1;
+      } else {
+        operand.strides.pop_back();
+      }
+    }
+    LayoutResult<CoalescedLayout> expected = analyzeStepByStep(launch);
+    (expected ? analyzed : failed) += 1;
+    LayoutResult<void> status =
+        analyzeLayoutInto(launch.iterationShape, launch.operands,
+                          launch.numOutputs, result, scratch);
+    expectSameAnalysis(expected, status, result);
+    LayoutResult<CoalescedLayout> byValue = analyzeLayout(
+        launch.iterationShape, launch.operands, launch.numOutputs);
+    ASSERT_EQ(static_cast<bool>(byValue), static_cast<bool>(expected));
+    if (byValue)
+      expectSameAnalysis(expected, LayoutResult<void>(), *byValue);
+    else
+      EXPECT_EQ(byValue.error(), expected.error());
+  }
+  EXPECT_GT(analyzed, 2000);
+  EXPECT_GT(failed, 300);
+}
+
+TEST(LayoutAnalysisTest, IntoReportsTheSameErrors) {
+  CoalescedLayout result;
+  LayoutAnalysisScratch scratch;
+  LayoutResult<void> status = analyzeLayoutInto(
+      {4, 6}, {{{4, 6}, {6, 1}, 0}, {{4}, {1}, 0}}, 1, result, scratch);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error(), "operand #1 dim 0 (size 4) does not broadcast to "
+                            "size 6 of iteration dim 1");
+  status = analyzeLayoutInto({2}, {{{2}, {1}, 0}}, 3, result, scratch);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error(), "3 outputs among only 1 operands");
+  status = analyzeLayoutInto({-1}, {}, 0, result, scratch);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error(), "iteration dim 0 has negative size -1");
 }
 
 } // namespace

@@ -17,8 +17,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -38,8 +40,20 @@ struct RecordedCall {
   std::vector<void *> scalars;
 };
 
+bool operator==(const RecordedMemRef &a, const RecordedMemRef &b) {
+  return a.allocated == b.allocated && a.aligned == b.aligned &&
+         a.offset == b.offset && a.sizes == b.sizes && a.strides == b.strides;
+}
+
+bool operator==(const RecordedCall &a, const RecordedCall &b) {
+  return a.rank == b.rank && a.memrefs == b.memrefs && a.scalars == b.scalars;
+}
+
+/// The family the entries decode their arguments with: the last one built
+/// (families launched together on several threads share one signature).
 const pwFamily *recordingFamily = nullptr;
-std::vector<RecordedCall> recordedCalls;
+/// Per thread, for the tests that launch on several threads.
+thread_local std::vector<RecordedCall> recordedCalls;
 /// Called by the entries after recording, to leave pending errors.
 void (*entryAction)() = nullptr;
 
@@ -164,6 +178,7 @@ public:
     words.insert(words.end(), strides.begin(), strides.end());
   }
   void *get() { return words.data(); }
+  const std::vector<int64_t> &getWords() const { return words; }
 
 private:
   std::vector<int64_t> words;
@@ -629,6 +644,337 @@ TEST_F(FamilyDispatchTest, I1ElementsAreBytes) {
   MemRef am(kA + 1, {5}, {1}, 3), cm(kC + 3, {5}, {1});
   const RecordedCall &call = launchOnce(builder.get(), {am.get(), cm.get()});
   EXPECT_EQ(call.memrefs[a].aligned, kA + 4);
+}
+
+//===----------------------------------------------------------------------===//
+// The per-thread cache of dispatch decisions
+//===----------------------------------------------------------------------===//
+
+/// A data address no earlier launch of this thread used, 16 MiB apart, so
+/// that a test's first launch cannot hit a decision of another test.
+uintptr_t freshAddress() {
+  static std::atomic<uintptr_t> next{0x100000000000};
+  return next.fetch_add(uintptr_t(1) << 24);
+}
+
+/// The index of `add`'s transpose variant for argument `argument` of 32 bits.
+int transposeVariant(AddFamily &add, int argument) {
+  const pwFamily *family = add.builder.get();
+  for (int i = 0; i < family->numVariants; ++i) {
+    const pwVariant &variant = family->variants[i];
+    if (variant.strategy == PW_STRATEGY_TRANSPOSE &&
+        variant.transposedArgument == argument && variant.indexBitwidth == 32)
+      return i;
+  }
+  return -2;
+}
+
+/// A launch's status, variant, whether it was cached, and what it received.
+struct Outcome {
+  pwStatus status = PW_SUCCESS;
+  int variant = -1;
+  bool cached = false;
+  std::vector<RecordedCall> calls;
+};
+
+Outcome launch(const pwFamily *family, std::vector<void *> args) {
+  recordedCalls.clear();
+  Outcome outcome;
+  outcome.status = pwFamilyLaunch(family, args.data());
+  outcome.variant = pwGetLastVariant();
+  outcome.cached = pwGetLastLaunchCached() != 0;
+  outcome.calls = recordedCalls;
+  recordedCalls.clear();
+  return outcome;
+}
+
+using DispatchCacheTest = FamilyDispatchTest;
+
+TEST_F(DispatchCacheTest, HitLaunchesWhatTheMissLaunched) {
+  AddFamily add;
+  struct Case {
+    const char *name;
+    std::vector<int64_t> aSizes, aStrides, bSizes, bStrides, cSizes, cStrides;
+    int64_t aOffset;
+  };
+  const Case cases[] = {
+      {"contiguous", {4, 5}, {5, 1}, {4, 5}, {5, 1}, {4, 5}, {5, 1}, 0},
+      {"column broadcast", {4, 5}, {5, 1}, {4, 1}, {1, 1}, {4, 5}, {5, 1}, 0},
+      {"transposed b", {4, 6}, {6, 1}, {4, 6}, {1, 4}, {4, 6}, {6, 1}, 0},
+      {"all unit dims", {1, 1}, {7, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 0},
+      {"flipped a", {4, 5}, {-5, -1}, {4, 5}, {5, 1}, {4, 5}, {5, 1}, 19},
+      {"empty", {0, 5}, {5, 1}, {1, 5}, {5, 1}, {0, 5}, {5, 1}, 0},
+  };
+  for (const Case &test : cases) {
+    SCOPED_TRACE(test.name);
+    uintptr_t base = freshAddress();
+    MemRef a(base, test.aSizes, test.aStrides, test.aOffset),
+        b(base + 0x100000, test.bSizes, test.bStrides),
+        c(base + 0x200000, test.cSizes, test.cStrides);
+    Outcome miss = launch(add.builder.get(), {a.get(), b.get(), c.get()});
+    ASSERT_EQ(miss.status, PW_SUCCESS) << pwGetLastErrorMessage();
+    EXPECT_FALSE(miss.cached);
+    // The same words in other descriptors: the key is their contents.
+    MemRef a2(base, test.aSizes, test.aStrides, test.aOffset),
+        b2(base + 0x100000, test.bSizes, test.bStrides),
+        c2(base + 0x200000, test.cSizes, test.cStrides);
+    for (void *aArgument : {a.get(), a2.get()}) {
+      Outcome hit = launch(add.builder.get(), {aArgument, b2.get(), c2.get()});
+      EXPECT_EQ(hit.status, PW_SUCCESS) << pwGetLastErrorMessage();
+      EXPECT_TRUE(hit.cached);
+      EXPECT_EQ(hit.variant, miss.variant);
+      EXPECT_TRUE(hit.calls == miss.calls);
+    }
+  }
+}
+
+TEST_F(DispatchCacheTest, ScalarsAreNotPartOfTheKey) {
+  FamilyBuilder builder("axpy");
+  int x = builder.memref(PW_F32, 1);
+  int alpha = builder.scalar(PW_F32);
+  int y = builder.memref(PW_F32, 1);
+  builder.output(y).input(x).input(alpha).linear({1});
+  uintptr_t base = freshAddress();
+  MemRef xm(base, {16}, {1}), ym(base + 0x1000, {16}, {1});
+  float first = 1.0f, second = 2.0f;
+  Outcome miss = launch(builder.get(), {xm.get(), &first, ym.get()});
+  Outcome hit = launch(builder.get(), {xm.get(), &second, ym.get()});
+  EXPECT_FALSE(miss.cached);
+  EXPECT_TRUE(hit.cached);
+  ASSERT_EQ(hit.calls.size(), 1u);
+  EXPECT_EQ(hit.calls[0].scalars[alpha], &second);
+  EXPECT_TRUE(hit.calls[0].memrefs == miss.calls[0].memrefs);
+}
+
+TEST_F(DispatchCacheTest, AnyChangedDescriptorWordMisses) {
+  AddFamily add;
+  uintptr_t base = freshAddress();
+  const std::vector<int64_t> shape{4, 5}, strides{5, 1};
+  std::vector<std::vector<int64_t>> original = {
+      MemRef(base, shape, strides).getWords(),
+      MemRef(base + 0x1000, shape, strides).getWords(),
+      MemRef(base + 0x2000, shape, strides).getWords()};
+  auto launchWords = [&](std::vector<std::vector<int64_t>> words) {
+    return launch(add.builder.get(),
+                  {words[0].data(), words[1].data(), words[2].data()});
+  };
+  ASSERT_EQ(launchWords(original).status, PW_SUCCESS);
+  ASSERT_TRUE(launchWords(original).cached);
+  // Word 0 and 1 are the pointers, 2 the offset, 3-4 the sizes, 5-6 the
+  // strides. Every change either launches differently or is an error.
+  for (size_t argument = 0; argument < 3; ++argument) {
+    for (size_t word = 0; word < 7; ++word) {
+      SCOPED_TRACE("argument " + std::to_string(argument) + " word " +
+                   std::to_string(word));
+      std::vector<std::vector<int64_t>> changed = original;
+      int64_t &value = changed[argument][word];
+      value = word < 2 ? value + 64 : word < 3 ? 1 : word < 5 ? 1 : value + 1;
+      Outcome first = launchWords(changed);
+      EXPECT_FALSE(first.cached);
+      Outcome again = launchWords(changed);
+      EXPECT_EQ(again.status, first.status);
+      EXPECT_EQ(again.cached, first.status == PW_SUCCESS);
+      EXPECT_TRUE(again.calls == first.calls);
+    }
+  }
+}
+
+TEST_F(DispatchCacheTest, ErrorsAreNotRemembered) {
+  AddFamily add;
+  uintptr_t base = freshAddress();
+  MemRef a(base, {4, 5}, {5, 1}), b(base + 0x1000, {3, 5}, {5, 1}),
+      c(base + 0x2000, {4, 5}, {5, 1});
+  for (int i = 0; i < 3; ++i) {
+    Outcome outcome = launch(add.builder.get(), {a.get(), b.get(), c.get()});
+    EXPECT_EQ(outcome.status, PW_ERROR_LAYOUT);
+    EXPECT_FALSE(outcome.cached);
+    EXPECT_EQ(outcome.variant, -1);
+    EXPECT_NE(std::string(pwGetLastErrorMessage()).find("does not broadcast"),
+              std::string::npos)
+        << pwGetLastErrorMessage();
+  }
+  // A null descriptor where a remembered launch had one is an error too.
+  MemRef good(base + 0x1000, {4, 5}, {5, 1});
+  ASSERT_EQ(launch(add.builder.get(), {a.get(), good.get(), c.get()}).status,
+            PW_SUCCESS);
+  Outcome null = launch(add.builder.get(), {a.get(), nullptr, c.get()});
+  EXPECT_EQ(null.status, PW_ERROR_INVALID_VALUE);
+  EXPECT_FALSE(null.cached);
+  // Misaligned data: an error each time, the pointer being part of the key.
+  MemRef misaligned(base + 0x1002, {4, 5}, {5, 1});
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(
+        launch(add.builder.get(), {a.get(), misaligned.get(), c.get()}).status,
+        PW_ERROR_LAYOUT);
+}
+
+TEST_F(DispatchCacheTest, EmptyLaunchesAreRemembered) {
+  AddFamily add;
+  uintptr_t base = freshAddress();
+  MemRef a(0, {0, 5}, {5, 1}), b(base, {1, 5}, {5, 1}), c(base, {0, 5}, {5, 1});
+  Outcome miss = launch(add.builder.get(), {a.get(), b.get(), c.get()});
+  Outcome hit = launch(add.builder.get(), {a.get(), b.get(), c.get()});
+  for (const Outcome &outcome : {miss, hit}) {
+    EXPECT_EQ(outcome.status, PW_SUCCESS);
+    EXPECT_EQ(outcome.variant, -1);
+    EXPECT_TRUE(outcome.calls.empty());
+  }
+  EXPECT_FALSE(miss.cached);
+  EXPECT_TRUE(hit.cached);
+}
+
+TEST_F(DispatchCacheTest, ChunkedLaunchesAreNotRemembered) {
+  FamilyBuilder builder("fill32");
+  int value = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(value).linear({1}, {32});
+  const int64_t n = int64_t(1) << 31;
+  MemRef vm(0x7f0000000000, {1}, {1}), cm(0x100000000, {n}, {1});
+  Outcome first = launch(builder.get(), {vm.get(), cm.get()});
+  Outcome second = launch(builder.get(), {vm.get(), cm.get()});
+  EXPECT_EQ(second.status, PW_SUCCESS);
+  EXPECT_FALSE(second.cached);
+  EXPECT_GT(second.calls.size(), 1u);
+  EXPECT_TRUE(second.calls == first.calls);
+}
+
+/// A copy `c = a` of rank 2 whose variants are 64-bit only: the same
+/// descriptors pick other variants than AddFamily's.
+struct Copy64Family {
+  FamilyBuilder builder{"copy64"};
+  Copy64Family() {
+    int a = builder.memref(PW_F32, 2);
+    int b = builder.memref(PW_F32, 2);
+    int c = builder.memref(PW_F32, 2);
+    builder.output(c).input(b).input(a).linear({2, 1}, {64});
+  }
+};
+
+TEST_F(DispatchCacheTest, AlternatingFamiliesKeepTheirOwnDecisions) {
+  AddFamily add;
+  Copy64Family copy;
+  const pwFamily *addFamily = add.builder.get();
+  const pwFamily *copyFamily = copy.builder.get();
+  uintptr_t base = freshAddress();
+  MemRef a(base, {4, 6}, {6, 1}), b(base + 0x1000, {4, 6}, {1, 4}),
+      c(base + 0x2000, {4, 6}, {6, 1});
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    Outcome added = launch(addFamily, {a.get(), b.get(), c.get()});
+    EXPECT_EQ(added.status, PW_SUCCESS);
+    EXPECT_EQ(added.cached, round > 0);
+    EXPECT_EQ(added.variant, transposeVariant(add, add.b));
+    Outcome copied = launch(copyFamily, {a.get(), b.get(), c.get()});
+    EXPECT_EQ(copied.status, PW_SUCCESS);
+    EXPECT_EQ(copied.cached, round > 0);
+    EXPECT_EQ(copied.variant,
+              copy.builder.variantIndex(2, 64, PW_STRATEGY_LINEAR));
+  }
+}
+
+TEST_F(DispatchCacheTest, ATableChangedInPlaceMisses) {
+  // The key holds the table's contents: a table rebuilt at the same address
+  // (a library loaded where another was, a table edited in place) is new.
+  FamilyBuilder builder("copy");
+  int a = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1, {-1});
+  builder.output(c).input(a).linear({1}, {64});
+  uintptr_t base = freshAddress();
+  MemRef am(base, {8}, {1}), cm(base + 0x1000, {8}, {1});
+  const pwFamily *family = builder.get();
+  EXPECT_EQ(launch(family, {am.get(), cm.get()}).variant, 0);
+  EXPECT_TRUE(launch(family, {am.get(), cm.get()}).cached);
+
+  builder.linear({1}, {32});
+  ASSERT_EQ(builder.get(), family);
+  Outcome changed = launch(family, {am.get(), cm.get()});
+  EXPECT_FALSE(changed.cached);
+  EXPECT_EQ(changed.variant, 1);
+
+  // The declared static sizes count too.
+  const_cast<int64_t *>(family->arguments[c].staticSizes)[0] = 4;
+  Outcome mismatch = launch(family, {am.get(), cm.get()});
+  EXPECT_EQ(mismatch.status, PW_ERROR_LAYOUT);
+  EXPECT_NE(
+      std::string(pwGetLastErrorMessage())
+          .find("argument 1 dim 0 has size 8 but the function declares 4"),
+      std::string::npos)
+      << pwGetLastErrorMessage();
+}
+
+TEST_F(DispatchCacheTest, MoreLayoutsThanSlotsStayCorrect) {
+  AddFamily add;
+  const pwFamily *family = add.builder.get();
+  uintptr_t base = freshAddress();
+  std::vector<MemRef> outputs;
+  for (int i = 0; i < 12; ++i)
+    outputs.emplace_back(base + 0x100000 * (i + 1), std::vector<int64_t>{4, 5},
+                         std::vector<int64_t>{5, 1});
+  MemRef a(base, {4, 5}, {5, 1}), b(base + 0x80000, {4, 5}, {5, 1});
+  // Eight layouts in turn fit: the second round hits. Twelve do not, and
+  // every launch still gets its own output.
+  for (int count : {8, 12}) {
+    for (int round = 0; round < 3; ++round) {
+      for (int i = 0; i < count; ++i) {
+        Outcome outcome = launch(family, {a.get(), b.get(), outputs[i].get()});
+        ASSERT_EQ(outcome.status, PW_SUCCESS);
+        ASSERT_EQ(outcome.calls.size(), 1u);
+        EXPECT_EQ(outcome.calls[0].memrefs[add.c].aligned,
+                  base + 0x100000 * (i + 1));
+        if (count == 8 && round > 0) {
+          EXPECT_TRUE(outcome.cached);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(DispatchCacheTest, ThreadsHaveTheirOwnDecisions) {
+  AddFamily add;
+  Copy64Family copy;
+  const pwFamily *addFamily = add.builder.get();
+  const pwFamily *copyFamily = copy.builder.get();
+  // Per family, the variant for a transposed b and for a row-major one.
+  const int addVariants[2] = {
+      add.builder.variantIndex(1, 32, PW_STRATEGY_LINEAR),
+      transposeVariant(add, add.b)};
+  const int copyVariants[2] = {
+      copy.builder.variantIndex(1, 64, PW_STRATEGY_LINEAR),
+      copy.builder.variantIndex(2, 64, PW_STRATEGY_LINEAR)};
+  constexpr int kThreads = 4;
+  std::atomic<int> failures{0}, hits{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    uintptr_t base = freshAddress();
+    threads.emplace_back([=, &addVariants, &copyVariants, &failures, &hits] {
+      // Per thread: its own outputs, two layouts of b.
+      MemRef a(base, {4, 6}, {6, 1}), transposed(base + 0x1000, {4, 6}, {1, 4}),
+          rowMajor(base + 0x2000, {4, 6}, {6, 1}),
+          c(base + 0x3000, {4, 6}, {6, 1});
+      for (int i = 0; i < 2000; ++i) {
+        bool useAdd = i % 2 == 0;
+        bool isTransposed = (i / 2) % 2 == 0;
+        void *b = isTransposed ? transposed.get() : rowMajor.get();
+        Outcome outcome =
+            launch(useAdd ? addFamily : copyFamily, {a.get(), b, c.get()});
+        int expected = (useAdd ? addVariants : copyVariants)[isTransposed];
+        int expectedRank = isTransposed ? 2 : 1;
+        bool right = outcome.status == PW_SUCCESS &&
+                     outcome.variant == expected && outcome.calls.size() == 1 &&
+                     outcome.calls[0].rank == expectedRank &&
+                     outcome.calls[0].memrefs[2].aligned == base + 0x3000 &&
+                     outcome.calls[0].memrefs[1].aligned ==
+                         (isTransposed ? base + 0x1000 : base + 0x2000);
+        failures += right ? 0 : 1;
+        hits += outcome.cached ? 1 : 0;
+      }
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  // Four decisions per thread, each made once.
+  EXPECT_EQ(hits.load(), kThreads * (2000 - 4));
 }
 
 } // namespace
