@@ -168,8 +168,8 @@ int main(int argc, char **argv) {
       best = std::min(best, (now() - start) / kBurst * 1e6);
     }
     check(pwDeviceSynchronize(), "pwDeviceSynchronize");
-    std::printf("%s: %.3f us/call (best of 20 bursts of %d, host only)\n",
-                what, best, kBurst);
+    std::printf("%s: %.3f us/call (best of 20 bursts of %d, host only)\n", what,
+                best, kBurst);
   };
   burst("burst-family", [&] {
     if (int32_t s = add_f32(&dx, &dy, &dout))
