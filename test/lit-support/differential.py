@@ -14,6 +14,13 @@ Failures are reduced (differential_reduce.py) and printed as lit tests.
     differential.py --pw-run build/bin/pw-run --pw-opt build/bin/pw-opt \\
         --cases 5000 --seed 1
 
+GPU mode (differential_gpu.py): the same cases, compiled as kernel families,
+with their inputs and reference outputs, in a bundle that a GPU machine
+without MLIR runs (DIR/differential_gpu_runner.py DIR):
+
+    differential.py --pw-run build/bin/pw-run --pw-opt build/bin/pw-opt \\
+        --gpu-bundle gpu-diff --cases 300 --seed 1
+
 See docs/Testing.md.
 """
 
@@ -33,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+import differential_gpu
 from differential_case import (LOWERINGS, Case, arg_specs, case_features,
                                render_module)
 from differential_generate import KNOWN_ISSUES, generate_case
@@ -386,6 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds per pw-run (default 120)")
     parser.add_argument("--self-test", action="store_true",
                         help="run the suite's own tests and exit")
+    differential_gpu.add_arguments(parser)
     args = parser.parse_args(argv)
 
     tools = Tools(args.pw_run, args.pw_opt, args.timeout)
@@ -397,6 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return differential_selftest.run(tools)
 
     indices = args.only or range(args.first, args.first + args.cases)
+    if args.gpu_bundle:
+        return differential_gpu.build_bundle(args, tools, indices)
     with tempfile.TemporaryDirectory(prefix="pw-differential-") as scratch:
         workdir = args.keep or scratch
         os.makedirs(workdir, exist_ok=True)

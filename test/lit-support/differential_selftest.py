@@ -18,9 +18,12 @@ import tempfile
 import unittest
 
 import differential
+import differential_gpu
+import differential_gpu_runner
 from differential import (CRASH, ERROR, INVALID, MISMATCH, PASS, Outcome,
                           classify_pw_opt, classify_pw_run)
-from differential_case import (BIT_WIDTH, MemRefArg, Op, arg_sizes,
+from differential_case import (BIT_WIDTH, Case, Map, MemRefArg, Op,
+                               arg_sizes,
                                arg_specs,
                                case_features, check_case, render_module)
 from differential_generate import KNOWN_ISSUES, generate_case
@@ -259,6 +262,138 @@ class ToolTest(unittest.TestCase):
         self.assertIn(f"==== {kind}: seed 1 case 0", text)
         self.assertIn("// RUN: pw-run %s --entry "
                       "case", text)
+
+
+def one_map_case(elems: list[str], ops: list[Op], yields: list[str],
+                 outputs: list[int], inputs: list[int]) -> Case:
+    """A rank-1 case of memref arguments of `elems` and one map."""
+    args = [MemRefArg(elem=e, broadcast=[False], strides=[1],
+                      static_sizes=[True], static_strides=[True])
+            for e in elems]
+    return Case(sizes=[4], args=args,
+                maps=[Map(rank=1, inputs=inputs, outputs=outputs, ops=ops,
+                          yields=yields)])
+
+
+class GpuModeTest(unittest.TestCase):
+    """The GPU mode's choices (differential_gpu.py) and its runner's
+    comparisons (differential_gpu_runner.py), without a GPU."""
+
+    def test_keeps_what_a_family_can_be(self):
+        two = find_case(lambda c: len(c.maps) == 2)
+        self.assertEqual(differential_gpu.unsupported_reason(two),
+                         "two-maps")
+        index = find_case(lambda c: len(c.maps) == 1 and any(
+            getattr(a, "type", "") == "index" for a in c.args))
+        self.assertEqual(differential_gpu.unsupported_reason(index),
+                         "index-scalar")
+        self.assertIsNone(differential_gpu.unsupported_reason(
+            find_case(lambda c: len(c.maps) == 1 and all(
+                isinstance(a, MemRefArg) for a in c.args))))
+
+    def precision(self, elems, ops, yields):
+        case = one_map_case(elems, ops, yields, [0], [1])
+        self.assertEqual(check_case(case), [])
+        return differential_gpu.output_precisions(case)[0]
+
+    def test_integer_bodies_are_exact(self):
+        p = self.precision(["i32", "i32"], [
+            Op("v0", "arith.muli", ["in0", "in0"], "i32"),
+            Op("v1", "arith.addi", ["v0", "in0"], "i32")], ["v1"])
+        self.assertEqual((p.tolerance, p.sensitive), (0.0, False))
+
+    def test_float_outputs_get_their_type_tolerance(self):
+        p = self.precision(["f32", "f32"], [
+            Op("v0", "arith.mulf", ["in0", "in0"], "f32"),
+            Op("v1", "arith.addf", ["v0", "in0"], "f32")], ["v1"])
+        self.assertEqual((p.tolerance, p.sensitive), (1e-5, False))
+
+    def test_narrow_rounding_widens_the_tolerance(self):
+        """exp in f16, extended to f64: f16's tolerance, not f64's."""
+        p = self.precision(["f64", "f16"], [
+            Op("v0", "math.exp", ["in0"], "f16"),
+            Op("v1", "arith.extf", ["v0"], "f64")], ["v1"])
+        self.assertEqual(p.tolerance, 1e-2)
+
+    def test_comparisons_of_rounded_values_are_sensitive(self):
+        ops = [Op("v0", "math.sin", ["in0"], "f32"),
+               Op("v1", "arith.constant", [], "f32", "0.5"),
+               Op("v2", "arith.cmpf", ["v0", "v1"], "i1", "olt")]
+        p = self.precision(["i1", "f32"], ops, ["v2"])
+        self.assertEqual((p.tolerance, p.sensitive), (0.0, True))
+        # The same comparison of an exact value is not.
+        ops[0] = Op("v0", "math.absf", ["in0"], "f32")
+        p = self.precision(["i1", "f32"], ops, ["v2"])
+        self.assertEqual((p.tolerance, p.sensitive), (0.0, False))
+
+    def test_contraction_makes_fptosi_sensitive(self):
+        p = self.precision(["i32", "f32"], [
+            Op("v0", "arith.mulf", ["in0", "in0"], "f32"),
+            Op("v1", "arith.negf", ["v0"], "f32"),
+            Op("v2", "arith.subf", ["v1", "in0"], "f32"),
+            Op("v3", "arith.fptosi", ["v2"], "i32")], ["v3"])
+        self.assertTrue(p.sensitive)
+
+    def test_comparison_entries(self):
+        case = one_map_case(["f32", "i8", "f64"], [
+            Op("v0", "arith.sitofp", ["in0"], "f32")], ["v0"],
+            outputs=[0], inputs=[1])
+        case.maps[0].inputs.append(0)            # in place
+        case.maps[0].yields = ["v0"]
+        entries = differential_gpu.comparison_entries(case)
+        self.assertEqual([(e["argument"], e["role"], e["tolerance"])
+                          for e in entries],
+                         [(0, "input+output", 1e-5), (1, "input", 0.0),
+                          (2, "input", 0.0)])
+
+    def runner_argument(self, elem, sizes, strides, offset, elements,
+                        tolerance=0.0, sensitive=False, role="output"):
+        argument = differential_gpu_runner.Argument.__new__(
+            differential_gpu_runner.Argument)
+        argument.index, argument.kind, argument.type = 0, "memref", elem
+        argument.byte_width = BIT_WIDTH[elem] // 8 or 1
+        argument.sizes, argument.strides = sizes, strides
+        argument.offset, argument.elements = offset, elements
+        argument.compare = {"tolerance": tolerance, "role": role,
+                            "rounding_sensitive": sensitive}
+        return argument
+
+    def test_runner_compares_whole_buffers(self):
+        import struct
+        compare = differential_gpu_runner.compare_buffer
+        pack = lambda values: struct.pack(f"<{len(values)}f", *values)  # noqa
+        # A view of 3 elements at offsets 1, 3, 5 of a buffer of 6.
+        a = self.runner_argument("f32", [3], [2], 1, 6, tolerance=1e-5)
+        ref = [9.0, 1.0, 9.0, 2.0, 9.0, 3.0]
+        self.assertIsNone(compare(a, pack(ref), pack(ref), 4))
+        near = [9.0, 1.000001, 9.0, 2.0, 9.0, 3.0]
+        self.assertIsNone(compare(a, pack(near), pack(ref), 4))
+        far = [9.0, 1.1, 9.0, 2.0, 9.0, 3.0]
+        self.assertEqual(compare(a, pack(far), pack(ref), 4).differing, 1)
+        # Outside the view, even a tiny difference counts.
+        outside = [9.000001, 1.0, 9.0, 2.0, 9.0, 3.0]
+        mismatch = compare(a, pack(outside), pack(ref), 4)
+        self.assertEqual(mismatch.examples[0][:2], (0, False))
+        self.assertFalse(mismatch.tolerated)
+        nan = struct.pack("<I", 0x7FC00000) + pack(ref[1:])
+        other_nan = struct.pack("<I", 0xFFC00000) + pack(ref[1:])
+        a.offset, a.sizes = 0, [3]
+        self.assertIsNone(compare(a, nan, other_nan, 4))
+        # Integers are compared bit for bit.
+        i = self.runner_argument("i32", [2], [1], 0, 2)
+        self.assertEqual(compare(i, struct.pack("<2i", 1, 2),
+                                 struct.pack("<2i", 1, 3), 4).differing, 1)
+
+    def test_runner_tolerates_few_flips_where_sensitive(self):
+        compare = differential_gpu_runner.compare_buffer
+        a = self.runner_argument("i1", [40], [1], 0, 40, sensitive=True)
+        ref = bytes(40)
+        few = bytes([1, 1, 1, 1]) + bytes(36)        # 10 %
+        self.assertTrue(compare(a, few, ref, 4).tolerated)
+        many = bytes([1] * 5) + bytes(35)
+        self.assertFalse(compare(a, many, ref, 4).tolerated)
+        a.compare["rounding_sensitive"] = False
+        self.assertFalse(compare(a, few, ref, 4).tolerated)
 
 
 def run(tools: differential.Tools) -> int:

@@ -364,3 +364,24 @@ bool HostArgument::compare(const HostArgument &reference, llvm::raw_ostream &os,
        << (approximate ? " beyond the tolerance" : "") << "\n";
   return mismatches == 0;
 }
+
+llvm::json::Object HostArgument::getManifestEntry() const {
+  std::string typeName;
+  llvm::raw_string_ostream(typeName) << type;
+  llvm::json::Object entry{{"index", index},
+                           {"kind", isView ? "memref" : "scalar"},
+                           {"type", typeName},
+                           {"byte_width", byteWidth}};
+  if (!isView) {
+    uint64_t mask =
+        byteWidth >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * byteWidth)) - 1;
+    entry["bits"] = scalar & mask;
+    entry["value"] = formatElement(0);
+    return entry;
+  }
+  entry["sizes"] = llvm::json::Array(sizes);
+  entry["strides"] = llvm::json::Array(strides);
+  entry["offset"] = offset;
+  entry["buffer_elements"] = bufferElements;
+  return entry;
+}

@@ -19,6 +19,7 @@
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -75,6 +76,13 @@ public:
   /// The memref descriptor's words: allocated, aligned, offset, sizes,
   /// strides (a copy: callers point it at other memory).
   std::vector<int64_t> getDescriptorWords() const { return descriptor; }
+
+  /// The entry of this argument in a --dump-inputs/--dump-outputs
+  /// manifest: index, kind, element type and byte width; memrefs: sizes,
+  /// strides, offset and buffer element count (the buffer is the bytes
+  /// getBufferBytes() .. + getBufferByteSize()); scalars: their bits as an
+  /// unsigned integer (the value's little-endian bytes, byte width of them).
+  llvm::json::Object getManifestEntry() const;
 
 private:
   HostArgument() = default;

@@ -7,7 +7,9 @@
 // JIT-compiles a module through the pointwise pipeline and calls its entry
 // function on buffers laid out as the user asks, filled from a seed. With
 // --check it also runs the reference lowering (no layout transformation) on
-// identical inputs and compares every buffer bit for bit.
+// identical inputs and compares every buffer bit for bit. --dump-inputs and
+// --dump-outputs write the buffers and a manifest, for replaying a case
+// elsewhere (the differential suite's GPU mode, docs/Testing.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +34,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -113,6 +119,18 @@ llvm::cl::opt<unsigned>
                     llvm::cl::desc("Time this many calls and print the median "
                                    "time and effective bandwidth"),
                     llvm::cl::init(0));
+llvm::cl::opt<std::string> dumpInputs(
+    "dump-inputs",
+    llvm::cl::desc("Before the run, write each memref argument's whole buffer "
+                   "to DIR/argN.bin and every argument's view or scalar bits "
+                   "to DIR/manifest.json"),
+    llvm::cl::value_desc("dir"));
+llvm::cl::opt<std::string> dumpOutputs(
+    "dump-outputs",
+    llvm::cl::desc("After the run, write the buffers and manifest as "
+                   "--dump-inputs does; with --check, those of the reference "
+                   "lowering"),
+    llvm::cl::value_desc("dir"));
 llvm::cl::opt<unsigned> maxMismatches(
     "max-mismatches",
     llvm::cl::desc("Differences printed per argument with --check"),
@@ -213,6 +231,57 @@ createArguments(func::FuncOp entry, ArrayRef<ArgumentSpec> specs) {
   return arguments;
 }
 
+llvm::Error writeFile(StringRef path, StringRef bytes) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
+  if (!error) {
+    os << bytes;
+    os.close();
+    error = os.error();
+    os.clear_error();
+  }
+  if (error)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + error.message());
+  return llvm::Error::success();
+}
+
+/// --dump-inputs/--dump-outputs: DIR/argN.bin per memref argument (its
+/// buffer's bytes, from element 0) and DIR/manifest.json describing them.
+llvm::Error dumpArguments(StringRef directory, StringRef entry,
+                          StringRef contents,
+                          std::vector<HostArgument> &arguments) {
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return llvm::createStringError("cannot create directory '" + directory +
+                                   "': " + error.message());
+  llvm::json::Array entries;
+  for (HostArgument &argument : arguments) {
+    llvm::json::Object described = argument.getManifestEntry();
+    if (argument.isMemRef()) {
+      std::string file = "arg" + std::to_string(argument.getIndex()) + ".bin";
+      llvm::SmallString<256> path(directory);
+      llvm::sys::path::append(path, file);
+      StringRef bytes(reinterpret_cast<const char *>(argument.getBufferBytes()),
+                      argument.getBufferByteSize());
+      if (llvm::Error error = writeFile(path, bytes))
+        return error;
+      described["file"] = file;
+      described["bytes"] = argument.getBufferByteSize();
+    }
+    entries.push_back(std::move(described));
+  }
+  llvm::json::Object manifest{{"format", "pw-run-dump-1"},
+                              {"entry", entry},
+                              {"contents", contents},
+                              {"seed", seed.getValue()},
+                              {"arguments", std::move(entries)}};
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, "manifest.json");
+  return writeFile(
+      path,
+      llvm::formatv("{0:2}\n", llvm::json::Value(std::move(manifest))).str());
+}
+
 llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
                    std::vector<HostArgument> &arguments) {
   SmallVector<void *> packed;
@@ -284,6 +353,10 @@ int main(int argc, char **argv) {
   auto arguments = createArguments(*entry, specs);
   if (!arguments)
     return fail(llvm::toString(arguments.takeError()));
+  if (!dumpInputs.empty())
+    if (llvm::Error error =
+            dumpArguments(dumpInputs, name, "inputs", *arguments))
+      return fail(llvm::toString(std::move(error)));
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<CudaExecution> cuda;
   if (target == Target::Cuda) {
@@ -305,6 +378,12 @@ int main(int argc, char **argv) {
     if (llvm::Error error = invoke(*engine, name, *arguments))
       return fail(llvm::toString(std::move(error)));
   }
+
+  if (!dumpOutputs.empty() && !check)
+    if (llvm::Error error = dumpArguments(
+            dumpOutputs, name, cuda ? "cuda outputs" : "optimized outputs",
+            *arguments))
+      return fail(llvm::toString(std::move(error)));
 
   if (printOutputs) {
     llvm::SmallDenseSet<unsigned> outputs = findOutputArguments(*entry);
@@ -328,6 +407,12 @@ int main(int argc, char **argv) {
     if (llvm::Error error =
             invoke(**referenceEngine, name, *referenceArguments))
       return fail(llvm::toString(std::move(error)));
+    // The reference lowering is the oracle: its results are the ones to
+    // replay elsewhere, whatever the comparison says.
+    if (!dumpOutputs.empty())
+      if (llvm::Error error = dumpArguments(
+              dumpOutputs, name, "reference outputs", *referenceArguments))
+        return fail(llvm::toString(std::move(error)));
     bool identical = true;
     for (auto [optimized, reference] :
          llvm::zip(*arguments, *referenceArguments))
