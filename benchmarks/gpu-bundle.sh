@@ -19,6 +19,8 @@
 #   host_overhead               benchmarks/host_overhead.cpp
 #   pointwise/                  python_bindings/pointwise (ctypes only)
 #   test_families.py, gpu_bench.py, MANIFEST
+#   diff/                       the differential suite's GPU mode
+#                               (PW_DIFF_CASES cases, default 150; 0: none)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -92,6 +94,18 @@ cp "$root"/python_bindings/pointwise/*.py "$staging/pointwise/"
 cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" "$staging/"
 
 # Check that the Python layer reads every table (no GPU needed).
+# The differential suite's GPU mode: random cases compiled into families,
+# with their inputs and the CPU reference lowering's outputs
+# (docs/Testing.md). PW_DIFF_CASES=0 leaves it out.
+diff_cases=${PW_DIFF_CASES:-150}
+if ((diff_cases > 0)); then
+  say "differential cases: $diff_cases (seed ${PW_DIFF_SEED:-1}, 32- and 64-bit modules alternating)"
+  python3 "$root/test/lit-support/differential.py" \
+    --pw-run "$build/bin/pw-run" --pw-opt "$build/bin/pw-opt" \
+    --gpu-bundle "$staging/diff" --cases "$diff_cases" \
+    --seed "${PW_DIFF_SEED:-1}" --index-bitwidths alternate
+fi
+
 say "reading the family tables"
 PYTHONDONTWRITEBYTECODE=1 python3 - "$staging" <<'EOF'
 import sys

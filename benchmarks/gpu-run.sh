@@ -7,11 +7,13 @@
 # Steps (each one's output also goes to $OUT/<step>.log when OUT is set):
 #   info       nvidia-smi -L, versions of torch, triton, compute-sanitizer
 #   test       pytest -q on test_families.py (the whole suite)
+#   differential  the differential suite's GPU cases (diff/, when bundled)
 #   host       host_overhead: host µs per cached C++ call (no Python)
 #   bench      gpu_bench.py: the 13 workloads vs eager and Inductor
 #              (writes $OUT/bench.json)
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
-#              launch is instrumented; by default only -k "not large")
+#              launch is instrumented; by default only -k "not large"),
+#              then on PW_SANITIZER_DIFF_CASES (60) differential cases
 # The sanitizer runs last so that a run cut short still has the numbers.
 # A failing step does not stop the later ones; the exit status is 1 if any
 # step failed.
@@ -38,7 +40,7 @@ if [[ ! -f "$bundle/workloads.so" ]]; then
   exit 2
 fi
 bundle=$(cd "$bundle" && pwd)
-steps=",${PW_STEPS:-info,test,host,bench,sanitizer},"
+steps=",${PW_STEPS:-info,test,differential,host,bench,sanitizer,sanitizer-differential},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -103,6 +105,10 @@ run_step info show_info
 # shellcheck disable=SC2086
 run_step test python3 -m pytest -q "${pytest_common[@]}" ${PW_TEST_ARGS:-} \
   "$bundle/test_families.py"
+if [[ -d "$bundle/diff" ]]; then
+  run_step differential python3 "$bundle/diff/differential_gpu_runner.py" \
+    "$bundle/diff"
+fi
 run_step host "$bundle/host_overhead" "${PW_HOST_CALLS:-100000}"
 # shellcheck disable=SC2086
 run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
@@ -114,6 +120,13 @@ run_step sanitizer env PYTORCH_NO_CUDA_MEMORY_CACHING=1 "$sanitizer" \
   --tool memcheck --error-exitcode 1 --print-limit 50 \
   python3 -m pytest -q "${pytest_common[@]}" ${sanitizer_k:+-k "$sanitizer_k"} \
   "$bundle/test_families.py"
+
+if [[ -d "$bundle/diff" ]]; then
+  run_step sanitizer-differential "$sanitizer" --tool memcheck \
+    --error-exitcode 1 --print-limit 50 \
+    python3 "$bundle/diff/differential_gpu_runner.py" "$bundle/diff" \
+    --sanitize-subset "${PW_SANITIZER_DIFF_CASES:-60}"
+fi
 
 echo
 echo "=== summary"
