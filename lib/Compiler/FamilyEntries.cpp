@@ -270,7 +270,10 @@ std::unique_ptr<llvm::Module> pointwise::compileFamilies(
     variants += family.variants.size();
   report("pw-compile: " + llvm::Twine(families.size()) + " famil" +
          (families.size() == 1 ? "y" : "ies") + ", " + llvm::Twine(variants) +
-         " variants; generating GPU code for " + options.chip + " ...");
+         " variants; generating " +
+         (options.target == "cpu" ? std::string("host code")
+                                  : "GPU code for " + options.chip) +
+         " ...");
   if (mlir::failed(lowerFamilies(module, options)))
     return nullptr;
   report("pw-compile: translating host code");

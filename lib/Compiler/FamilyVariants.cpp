@@ -166,6 +166,9 @@ void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
 
 FailureOr<std::vector<FamilySpec>>
 pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
+  if (options.target != "cuda" && options.target != "cpu")
+    return module.emitError() << "unknown target '" << options.target
+                              << "'; expected 'cuda' or 'cpu'";
   for (unsigned bits : options.indexBitwidths)
     if (bits != 32 && bits != 64)
       return module.emitError()
@@ -206,13 +209,17 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
     // The iteration rank is the outputs' rank; coalescing never raises it.
     auto outputType = cast<MemRefType>(maps.front().getOutputs()[0].getType());
     int64_t maxRank = std::max<int64_t>(1, outputType.getRank());
+    // Host loops index with 64 bits and need no tiles: one variant per rank.
+    bool cpu = options.target == "cpu";
+    std::vector<unsigned> bitwidths =
+        cpu ? std::vector<unsigned>{64} : options.indexBitwidths;
     for (int64_t rank = 1; rank <= maxRank; ++rank) {
-      for (unsigned bits : options.indexBitwidths) {
+      for (unsigned bits : bitwidths) {
         FamilyVariant linear;
         linear.rank = rank;
         linear.indexBitwidth = bits;
         spec->variants.push_back(linear);
-        if (!options.transposeVariants || rank < 2)
+        if (cpu || !options.transposeVariants || rank < 2)
           continue;
         for (int32_t input : spec->inputs) {
           if (!spec->arguments[input].isMemRef ||
@@ -245,6 +252,11 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
 LogicalResult pointwise::lowerFamilies(ModuleOp module,
                                        const FamilyOptions &options) {
   PassManager pm(module.getContext());
+  if (options.target == "cpu") {
+    CpuPipelineOptions pipeline;
+    buildCpuPipeline(pm, pipeline);
+    return pm.run(module);
+  }
   GpuPipelineOptions pipeline;
   pipeline.chip = options.chip;
   pipeline.format = options.format;

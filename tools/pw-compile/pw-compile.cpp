@@ -58,6 +58,11 @@ llvm::cl::list<std::string>
     functions("function", llvm::cl::desc("Compile only this function "
                                          "(repeatable; default: every "
                                          "function holding a map)"));
+llvm::cl::opt<std::string>
+    target("target",
+           llvm::cl::desc("cuda (GPU kernels, default) or cpu (host loops "
+                          "dispatched by the same runtime)"),
+           llvm::cl::init("cuda"));
 llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU architecture"),
                                 llvm::cl::init("sm_90"));
 llvm::cl::opt<std::string>
@@ -190,6 +195,7 @@ int main(int argc, char **argv) {
     return 1;
 
   FamilyOptions options;
+  options.target = target;
   options.chip = chip;
   options.format = format;
   options.cudaPath = cudaPath;

@@ -39,6 +39,10 @@ class Module;
 namespace pointwise {
 
 struct FamilyOptions {
+  /// "cuda": GPU kernels launched through the runtime (pw-gpu-pipeline);
+  /// "cpu": loops on the host (pw-cpu-pipeline), dispatched by the same
+  /// pwFamilyLaunch with linear 64-bit variants only.
+  std::string target = "cuda";
   /// GPU code generation (see pw-gpu-pipeline's options).
   std::string chip = "sm_90";
   std::string format = "fatbin";
@@ -93,7 +97,7 @@ int32_t getElementTypeCode(mlir::Type type);
 mlir::FailureOr<std::vector<FamilySpec>>
 buildFamilyVariants(mlir::ModuleOp module, const FamilyOptions &options);
 
-/// Step 2: down to the LLVM dialect and gpu.binary ops.
+/// Step 2: down to the LLVM dialect (and gpu.binary ops for "cuda").
 mlir::LogicalResult lowerFamilies(mlir::ModuleOp module,
                                   const FamilyOptions &options);
 

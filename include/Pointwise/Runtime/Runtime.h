@@ -218,6 +218,19 @@ typedef struct pwFamily {
  * the same descriptors without analyzing the layouts again. */
 PW_RUNTIME_API pwStatus pwFamilyLaunch(const pwFamily *family, void **args);
 
+/* For a launch whose outputs the caller allocates: the broadcast of the
+ * inputs' shapes (NumPy rules) in *rank and shape[], and in outputStrides[]
+ * dense strides (elements) for a new output of that shape in the memory
+ * order of the first input that is not broadcast (row-major if none), the
+ * layout library's rule (docs/Layout.md). Input i has ranks[i] dims; the
+ * sizes and strides of all inputs are concatenated in sizes[] and
+ * strides[]. `capacity` is the room in shape[] and outputStrides[]. Shapes
+ * that do not broadcast give PW_ERROR_LAYOUT with a message naming them. */
+PW_RUNTIME_API pwStatus pwPlanOutputLayout(
+    int32_t numInputs, const int32_t *ranks, const int64_t *sizes,
+    const int64_t *strides, int32_t capacity, int32_t *rank, int64_t *shape,
+    int64_t *outputStrides);
+
 /* What the last pwFamilyLaunch on this thread chose (for tests and tools):
  * the variant's index in family->variants, -1 if nothing was launched. */
 PW_RUNTIME_API int pwGetLastVariant(void);

@@ -1,0 +1,82 @@
+/*===- Compiler.h - The pointwise compiler's C API ----------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the pointwise project.                                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * The C API of libPointwiseC: compiles MLIR text holding `pointwise.map`
+ * functions into kernel families (include/Pointwise/Compiler/Family.h) and
+ * loads their host code into an in-process JIT, so that a program without a
+ * linker or toolkit, e.g. the Python package through ctypes, gets a
+ * `pwFamily` table to call `pwFamilyLaunch` on (Pointwise/Runtime/Runtime.h).
+ *
+ * A compiled library can be saved (LLVM bitcode of the host code, with the
+ * GPU binaries embedded) and loaded again without running the compiler:
+ * the on-disk cache of the Python package is made of such files.
+ *
+ * Every function that can fail returns a pwStatus and leaves a message for
+ * pwcGetLastError(): MLIR diagnostics with their locations, or the reason.
+ * Functions may be called from several threads; a library may be used from
+ * any thread.
+ */
+#ifndef POINTWISE_C_COMPILER_H
+#define POINTWISE_C_COMPILER_H
+
+#include "Pointwise/Runtime/Runtime.h"
+
+#if defined(__GNUC__)
+#define PWC_API __attribute__((visibility("default")))
+#else
+#define PWC_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Families compiled and loaded into the JIT, with their host code. */
+typedef struct pwcLibrary pwcLibrary;
+
+/* "pointwise <version> (LLVM <version>)": compiled code depends on it, so
+ * caches of compiled libraries key on it. */
+PWC_API const char *pwcGetVersion(void);
+
+/* The calling thread's last error message ("" if none). Valid until the
+ * thread's next failing call. */
+PWC_API const char *pwcGetLastError(void);
+
+/* Compiles every function of `source` (MLIR text of `length` bytes) that
+ * holds a pointwise.map into a family and loads it. `options` (may be NULL)
+ * is a space-separated list of key=value:
+ *   target=cuda|cpu        GPU kernels (default) or host loops
+ *   chip=sm_90             GPU architecture
+ *   format=fatbin|bin|isa  embedded GPU code (isa: PTX for the driver's JIT)
+ *   cuda-path=DIR          CUDA toolkit for bin/fatbin (ptxas)
+ *   index-bitwidths=32,64  index variants to build
+ *   transpose=1|0          build shared-memory transpose variants
+ *   block-size=N unroll=N tile-edge=N opt-level=N
+ * Unknown keys and bad values are errors. */
+PWC_API pwStatus pwcCompile(const char *source, size_t length,
+                            const char *options, pwcLibrary **library);
+
+/* Writes `library`'s host code to `path` (through a temporary file and a
+ * rename, so concurrent writers never leave a torn file). */
+PWC_API pwStatus pwcSave(const pwcLibrary *library, const char *path);
+
+/* Loads a file written by pwcSave. A file from another compiler version, or
+ * not a saved library, is an error (PW_ERROR_INVALID_VALUE). */
+PWC_API pwStatus pwcLoad(const char *path, pwcLibrary **library);
+
+/* The family table of function `name`, or NULL (with an error message) if
+ * the library has none. Valid until pwcDestroy. */
+PWC_API const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name);
+
+/* Runs the library's destructors (unloading its GPU modules) and frees it.
+ * NULL is ignored. */
+PWC_API void pwcDestroy(pwcLibrary *library);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POINTWISE_C_COMPILER_H */

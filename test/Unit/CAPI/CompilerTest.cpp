@@ -1,0 +1,202 @@
+//===- CompilerTest.cpp - The compiler's C API ----------------------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// pwcCompile/pwcSave/pwcLoad/pwcGetFamily on real modules: CPU families run
+// here through pwFamilyLaunch and are checked element by element; CUDA
+// families are compiled (PTX, no GPU needed) and their tables inspected.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pointwise-c/Compiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+const char *kAxpy = R"mlir(
+!m = memref<?x?xf32, strided<[?, ?], offset: ?>>
+func.func @axpy(%a: !m, %b: !m, %alpha: f32, %c: !m) {
+  pointwise.map ins(%a, %b, %alpha : !m, !m, f32) outs(%c : !m) {
+  ^bb0(%x: f32, %y: f32, %s: f32):
+    %0 = arith.mulf %y, %s : f32
+    %1 = arith.addf %x, %0 : f32
+    %2 = math.exp %1 : f32
+    pointwise.yield %2 : f32
+  }
+  return
+}
+)mlir";
+
+/// A rank-2 memref descriptor.
+struct Descriptor2 {
+  float *allocated;
+  float *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+};
+
+pwcLibrary *compile(const std::string &source, const char *options) {
+  pwcLibrary *library = nullptr;
+  pwStatus status = pwcCompile(source.data(), source.size(), options, &library);
+  EXPECT_EQ(status, PW_SUCCESS) << pwcGetLastError();
+  return library;
+}
+
+std::string temporaryPath(const char *name) {
+  return std::string(::testing::TempDir()) + "/pwc-" +
+         std::to_string(getpid()) + "-" + name;
+}
+
+/// Runs the CPU axpy family on a 3x4 output, `a` transposed (4x3 buffer),
+/// `b` a broadcast row, and checks every element.
+void runAxpy(const pwFamily *family) {
+  std::vector<float> a(12), b(4), c(12, -1.0f);
+  for (int i = 0; i < 12; ++i)
+    a[i] = 0.1f * i;
+  for (int j = 0; j < 4; ++j)
+    b[j] = 1.0f + j;
+  Descriptor2 da{a.data(), a.data(), 0, {3, 4}, {1, 3}};
+  Descriptor2 db{b.data(), b.data(), 0, {3, 4}, {0, 1}};
+  Descriptor2 dc{c.data(), c.data(), 0, {3, 4}, {4, 1}};
+  float alpha = 0.5f;
+  void *args[] = {&da, &db, &alpha, &dc};
+  ASSERT_EQ(pwFamilyLaunch(family, args), PW_SUCCESS)
+      << pwGetLastErrorMessage();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      EXPECT_FLOAT_EQ(c[i * 4 + j], std::exp(a[j * 3 + i] + b[j] * alpha))
+          << i << "," << j;
+}
+
+TEST(CompilerCAPI, VersionNamesLLVM) {
+  EXPECT_NE(std::string(pwcGetVersion()).find("LLVM 22"), std::string::npos);
+}
+
+TEST(CompilerCAPI, CpuFamilyRunsThroughTheRuntime) {
+  pwcLibrary *library = compile(kAxpy, "target=cpu");
+  ASSERT_TRUE(library);
+  const pwFamily *family = pwcGetFamily(library, "axpy");
+  ASSERT_TRUE(family) << pwcGetLastError();
+  EXPECT_STREQ(family->name, "axpy");
+  EXPECT_EQ(family->numArguments, 4);
+  EXPECT_EQ(family->numVariants, 2); // ranks 1 and 2, 64-bit, linear
+  for (int i = 0; i < family->numVariants; ++i) {
+    EXPECT_EQ(family->variants[i].indexBitwidth, 64);
+    EXPECT_EQ(family->variants[i].strategy, PW_STRATEGY_LINEAR);
+  }
+  runAxpy(family);
+  // Broadcasting that does not work is the runtime's layout error.
+  std::vector<float> a(12), c(12);
+  Descriptor2 da{a.data(), a.data(), 0, {3, 4}, {4, 1}};
+  Descriptor2 db{a.data(), a.data(), 0, {2, 4}, {4, 1}};
+  Descriptor2 dc{c.data(), c.data(), 0, {3, 4}, {4, 1}};
+  float alpha = 1.0f;
+  void *args[] = {&da, &db, &alpha, &dc};
+  EXPECT_EQ(pwFamilyLaunch(family, args), PW_ERROR_LAYOUT);
+  pwcDestroy(library);
+}
+
+TEST(CompilerCAPI, SaveAndLoad) {
+  pwcLibrary *library = compile(kAxpy, "target=cpu opt-level=2");
+  ASSERT_TRUE(library);
+  std::string path = temporaryPath("axpy.pwlib");
+  ASSERT_EQ(pwcSave(library, path.c_str()), PW_SUCCESS) << pwcGetLastError();
+  pwcDestroy(library);
+
+  pwcLibrary *loaded = nullptr;
+  ASSERT_EQ(pwcLoad(path.c_str(), &loaded), PW_SUCCESS) << pwcGetLastError();
+  const pwFamily *family = pwcGetFamily(loaded, "axpy");
+  ASSERT_TRUE(family) << pwcGetLastError();
+  runAxpy(family);
+  pwcDestroy(loaded);
+
+  // A damaged file is an error, not a crash.
+  {
+    std::ofstream damaged(path, std::ios::binary | std::ios::trunc);
+    damaged << "BC\xC0\xDE garbage";
+  }
+  EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
+  EXPECT_EQ(loaded, nullptr);
+  EXPECT_NE(std::string(pwcGetLastError()).find("not a saved pointwise"),
+            std::string::npos)
+      << pwcGetLastError();
+  std::remove(path.c_str());
+  EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("cannot read"),
+            std::string::npos);
+}
+
+TEST(CompilerCAPI, CudaFamilyTable) {
+  // PTX only: no toolkit or GPU needed to compile.
+  pwcLibrary *library = compile(kAxpy, "target=cuda chip=sm_90 format=isa");
+  ASSERT_TRUE(library);
+  const pwFamily *family = pwcGetFamily(library, "axpy");
+  ASSERT_TRUE(family) << pwcGetLastError();
+  // Ranks 1 and 2, 32- and 64-bit, and at rank 2 a transpose variant per
+  // memref input: 2 + 2 * 3.
+  EXPECT_EQ(family->numVariants, 8);
+  int transposes = 0;
+  for (int i = 0; i < family->numVariants; ++i)
+    transposes += family->variants[i].strategy == PW_STRATEGY_TRANSPOSE;
+  EXPECT_EQ(transposes, 4);
+  pwcDestroy(library);
+}
+
+TEST(CompilerCAPI, DiagnosticsComeBackAsMessages) {
+  pwcLibrary *library = nullptr;
+  std::string bad = "func.func @f(%a: memref<?xf32>) {\n  return\n";
+  EXPECT_EQ(pwcCompile(bad.data(), bad.size(), "target=cpu", &library),
+            PW_ERROR_INVALID_VALUE);
+  EXPECT_EQ(library, nullptr);
+  std::string message = pwcGetLastError();
+  EXPECT_NE(message.find("parsing the module failed"), std::string::npos);
+  EXPECT_NE(message.find("<pointwise>:2:9: error: "), std::string::npos)
+      << message;
+
+  std::string noMap = "func.func @f(%a: memref<?xf32>) {\n  return\n}\n";
+  EXPECT_EQ(pwcCompile(noMap.data(), noMap.size(), "target=cpu", &library),
+            PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("no function holding"),
+            std::string::npos)
+      << pwcGetLastError();
+}
+
+TEST(CompilerCAPI, BadOptions) {
+  pwcLibrary *library = nullptr;
+  std::string source = kAxpy;
+  for (const char *options :
+       {"target=tpu", "format=elf", "index-bitwidths=16", "transpose=yes",
+        "block-size=-3", "opt-level=7", "color=blue", "target"}) {
+    EXPECT_EQ(pwcCompile(source.data(), source.size(), options, &library),
+              PW_ERROR_INVALID_VALUE)
+        << options;
+    EXPECT_NE(std::string(pwcGetLastError()), "") << options;
+  }
+  EXPECT_EQ(pwcCompile(nullptr, 0, nullptr, &library), PW_ERROR_INVALID_VALUE);
+  EXPECT_EQ(pwcCompile(source.data(), source.size(), nullptr, nullptr),
+            PW_ERROR_INVALID_VALUE);
+}
+
+TEST(CompilerCAPI, UnknownFamily) {
+  pwcLibrary *library = compile(kAxpy, "target=cpu");
+  ASSERT_TRUE(library);
+  EXPECT_EQ(pwcGetFamily(library, "nope"), nullptr);
+  EXPECT_NE(std::string(pwcGetLastError()).find("no family named 'nope'"),
+            std::string::npos);
+  EXPECT_EQ(pwcGetFamily(nullptr, "axpy"), nullptr);
+  pwcDestroy(library);
+  pwcDestroy(nullptr);
+}
+
+} // namespace
