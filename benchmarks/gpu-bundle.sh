@@ -21,6 +21,13 @@
 #   test_families.py, gpu_bench.py, MANIFEST
 #   diff/                       the differential suite's GPU mode
 #                               (PW_DIFF_CASES cases, default 150; 0: none)
+#   libPointwiseC.so.xz         the compiler for @pw.pointwise, MLIR and LLVM
+#                               linked in (the PointwiseCStatic target of a
+#                               build configured with
+#                               -DPOINTWISE_STATIC_C_API=ON), xz-compressed;
+#                               gpu-run.sh unpacks it
+#   pytests/                    python_bindings/tests (the Python package's
+#                               tests, the GPU ones included)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,13 +41,17 @@ bundle="$root/gpu-bundle"
 staging="$root/gpu-bundle.tmp"
 pwc="$build/bin/pw-compile"
 runtime="$build/lib/libPointwiseRuntime.so"
-max_mib=${PW_BUNDLE_MAX_MIB:-40}
+max_mib=${PW_BUNDLE_MAX_MIB:-56}
+compiler="$build/lib/libPointwiseCStatic.so"
 
 say() { echo "gpu-bundle: $*"; }
 
 if ((do_build)); then
   say "building pw-compile and PointwiseRuntime in $build"
   cmake --build "$build" --target pw-compile PointwiseRuntime
+  if grep -q "POINTWISE_STATIC_C_API:BOOL=ON" "$build/CMakeCache.txt"; then
+    cmake --build "$build" --target PointwiseCStatic
+  fi
 fi
 for f in "$pwc" "$runtime"; do
   if [[ ! -e "$f" ]]; then
@@ -87,6 +98,17 @@ say "g++ benchmarks/host_overhead.cpp -> host_overhead"
 g++ -O2 -std=c++17 -Wall -I"$root/include" "$root/benchmarks/host_overhead.cpp" \
   -o "$staging/host_overhead" -L"$staging" -l:workloads.so -lPointwiseRuntime \
   -Wl,-rpath,'$ORIGIN'
+
+if [[ -f "$compiler" ]]; then
+  say "compressing $compiler -> libPointwiseC.so.xz (a minute or two)"
+  xz -T2 -6 -c "$compiler" >"$staging/libPointwiseC.so.xz"
+  say "libPointwiseC.so.xz: $(du -h "$staging/libPointwiseC.so.xz" | cut -f1)"
+else
+  say "no $compiler: @pw.pointwise cannot compile there (configure with" \
+    "-DPOINTWISE_STATIC_C_API=ON and build PointwiseCStatic)" >&2
+fi
+mkdir -p "$staging/pytests"
+cp "$root"/python_bindings/tests/*.py "$staging/pytests/"
 
 say "python_bindings/pointwise, test_families.py, gpu_bench.py"
 mkdir -p "$staging/pointwise"

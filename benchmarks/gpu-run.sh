@@ -11,6 +11,10 @@
 #   host       host_overhead: host µs per cached C++ call (no Python)
 #   bench      gpu_bench.py: the 13 workloads vs eager and Inductor
 #              (writes $OUT/bench.json)
+#   python     pytest on pytests/ (the @pw.pointwise tests, CPU and GPU),
+#              compiling with libPointwiseC.so (unpacked from its .xz)
+#   bench-decorator  gpu_bench.py --decorator --no-inductor: the same
+#              workloads through @pw.pointwise, and its host time
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
 #              launch is instrumented; by default only -k "not large"),
 #              then on PW_SANITIZER_DIFF_CASES (60) differential cases
@@ -40,7 +44,7 @@ if [[ ! -f "$bundle/workloads.so" ]]; then
   exit 2
 fi
 bundle=$(cd "$bundle" && pwd)
-steps=",${PW_STEPS:-info,test,differential,host,bench,sanitizer,sanitizer-differential},"
+steps=",${PW_STEPS:-info,test,differential,host,bench,python,bench-decorator,sanitizer,sanitizer-differential},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -113,6 +117,19 @@ run_step host "$bundle/host_overhead" "${PW_HOST_CALLS:-100000}"
 # shellcheck disable=SC2086
 run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
   ${PW_BENCH_ARGS:-}
+if [[ -f "$bundle/libPointwiseC.so.xz" && ! -f "$bundle/libPointwiseC.so" ]]; then
+  python3 -c 'import lzma, shutil, sys
+with lzma.open(sys.argv[1]) as f, open(sys.argv[2], "wb") as g:
+    shutil.copyfileobj(f, g)' "$bundle/libPointwiseC.so.xz" "$bundle/libPointwiseC.so"
+fi
+export POINTWISE_CACHE_DIR=${POINTWISE_CACHE_DIR:-/tmp/pointwise-cache}
+# shellcheck disable=SC2086
+run_step python python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
+  "$bundle/pytests/test_pointwise_gpu.py" "$bundle/pytests/test_pointwise_cpu.py" \
+  "$bundle/pytests/test_dtypes.py" "$bundle/pytests/test_promotion.py"
+# shellcheck disable=SC2086
+run_step bench-decorator python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
+  --decorator --no-inductor ${PW_BENCH_ARGS:-}
 # Without PyTorch's caching allocator every tensor is its own allocation, so
 # memcheck sees accesses past the end of each one.
 sanitizer_k=${PW_SANITIZER_K-not large}

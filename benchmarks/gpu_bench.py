@@ -17,6 +17,12 @@ Then host time per call of a 1024-element f32 add from Python (peers.py's
 small_latency: 20000 calls, synchronized at the end).
 
     python3 gpu_bench.py [--workloads a,b] [--no-inductor] [--lib workloads.so]
+                         [--decorator]
+
+--decorator measures the Python front end instead (``@pw.pointwise``
+functions, python_bindings/pointwise/_pointwise.py): the same scalar bodies
+traced and compiled at first call, then called with the full per-call work
+(promotion, broadcasting, output allocation) on every call.
 
 Writes every number to $OUT/bench.json when OUT is set (or --json PATH).
 Exit status 1 if any of our results is wrong or a family call fails.
@@ -260,6 +266,58 @@ FAMILY_OF = {
 PEERS = ("eager", "inductor", "inductordyn")
 
 
+class _Decorated:
+    """A family-like callable (inputs..., outputs...) over a @pw.pointwise
+    function, for --decorator."""
+
+    def __init__(self, function, num_inputs):
+        self.function, self.num_inputs = function, num_inputs
+
+    def __call__(self, *args):
+        ins, outs = args[:self.num_inputs], args[self.num_inputs:]
+        return self.function(*ins, **{"out%d" % i: o for i, o in enumerate(outs)})
+
+    def last_variant(self):
+        return None
+
+
+def decorated_families():
+    """@pw.pointwise versions of benchmarks/workloads.mlir's functions."""
+    @pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+    def add(x, y):
+        return x + y
+
+    @pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+                  promotion_methods=[(0, 1, "DEFAULT")])
+    def axpy(x, y, alpha):
+        return x * alpha + y
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def copy(x):
+        return x
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def gelu_tanh(x):
+        return 0.5 * x * (1.0 + pw.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+
+    @pw.pointwise(is_tensor=[True, False, False], dtypes=[None, float, float],
+                  promotion_methods=[(0, "DEFAULT")])
+    def scale_shift(x, s, t):
+        return x * s + t
+
+    @pw.pointwise(promotion_methods=[((0, 1), "DEFAULT"), ((0, 1), "DEFAULT")],
+                  num_outputs=2)
+    def polar(r, t):
+        return r * pw.cos(t), r * pw.sin(t)
+
+    return {"add_f32": _Decorated(add, 2), "axpy_f32": _Decorated(axpy, 3),
+            "copy_f32": _Decorated(copy, 1),
+            "gelu_tanh_f16": _Decorated(gelu_tanh, 1),
+            "add_bf16_f32": _Decorated(add, 2),
+            "scale_shift_f32": _Decorated(scale_shift, 3),
+            "polar_f32": _Decorated(polar, 2)}
+
+
 def fmt(value, spec="%.1f"):
     return spec % value if isinstance(value, (int, float)) else "—"
 
@@ -274,6 +332,9 @@ def main():
     parser.add_argument("--lib", default="", help="workloads.so (pw-compile "
                         "benchmarks/workloads.mlir); default: next to this "
                         "script, or gpu-bundle/")
+    parser.add_argument("--decorator", action="store_true",
+                        help="measure @pw.pointwise functions (the Python "
+                        "front end) instead of workloads.so's families")
     parser.add_argument("--json", default="", help="also write the numbers "
                         "here (default: $OUT/bench.json when OUT is set)")
     options = parser.parse_args()
@@ -288,7 +349,10 @@ def main():
     import pointwise
     pw = pointwise
     library = pw.KernelLibrary(str(lib_path))
-    F = {name: library.family(name) for name in set(FAMILY_OF.values())}
+    if options.decorator:
+        F = decorated_families()
+    else:
+        F = {name: library.family(name) for name in set(FAMILY_OF.values())}
 
     g = torch.Generator(device=dev).manual_seed(0)
     props = torch.cuda.get_device_properties(0)
@@ -356,10 +420,15 @@ def main():
     empty_a, empty_out = rnd(0), torch.empty(0, device=dev)
     lat = {}
     lat["small_ours_us"] = small_latency(add, (a, b, out))
-    lat["small_ours_alloc_us"] = small_latency(
-        lambda a, b: add(a, b, torch.empty_like(a)), (a, b))
+    if options.decorator:  # the decorator allocates the output itself
+        lat["small_ours_alloc_us"] = small_latency(add.function, (a, b))
+    else:
+        lat["small_ours_alloc_us"] = small_latency(
+            lambda a, b: add(a, b, torch.empty_like(a)), (a, b))
     lat["small_ours_empty_us"] = small_latency(add, (empty_a, empty_a, empty_out))
     lat["small_eager_us"] = small_latency(lambda a, b: a + b, (a, b))
+    lat["small_eager_out_us"] = small_latency(
+        lambda a, b: torch.add(a, b, out=out), (a, b))
     if not options.no_inductor:
         try:
             cf = torch.compile(lambda a, b: a + b, dynamic=False)
@@ -392,20 +461,25 @@ def main():
     print()
     print("Host time per call, 1024-element f32 add from Python (20000 calls, "
           "synchronized at the end):")
-    print("  ours (Family.__call__, output preallocated): %.2f us"
-          % lat["small_ours_us"])
-    print("  ours + torch.empty_like for the output:      %.2f us"
+    print("  ours (%s, output preallocated): %.2f us"
+          % ("@pw.pointwise" if options.decorator else "Family.__call__",
+             lat["small_ours_us"]))
+    print("  ours allocating the output:                  %.2f us"
           % lat["small_ours_alloc_us"])
     print("  ours on empty tensors (no launch):           %.2f us"
           % lat["small_ours_empty_us"])
     print("  eager a + b:                                 %.2f us"
           % lat["small_eager_us"])
+    print("  eager torch.add(a, b, out=out):              %.2f us"
+          % lat["small_eager_out_us"])
     if "small_inductor_us" in lat:
         print("  inductor (static):                           %.2f us"
               % lat["small_inductor_us"])
 
     path = options.json or (os.path.join(os.environ["OUT"], "bench.json")
                             if os.environ.get("OUT") else "")
+    if path and options.decorator and not options.json:
+        path = path.replace("bench.json", "bench-decorator.json")
     if path:
         with open(path, "w") as f:
             json.dump(res, f, indent=1)

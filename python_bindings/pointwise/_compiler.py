@@ -1,0 +1,244 @@
+"""The compiler, through libPointwiseC's C API (include/pointwise-c/Compiler.h),
+and the caches of what it compiles.
+
+``compile_families(source, options, label)`` returns a :class:`CompiledLibrary`
+whose ``family(name)`` is the address of a ``pwFamily`` table for
+``pwFamilyLaunch``. Compiled libraries are cached in memory (per process) and
+on disk: ``$POINTWISE_CACHE_DIR``, by default ``$XDG_CACHE_HOME/pointwise``
+or ``~/.cache/pointwise``, one file per (compiler version, options, MLIR
+text), written atomically (temporary file and rename) under an advisory lock,
+so threads and processes compiling the same thing compile it once and never
+see a partial file. A cache file that cannot be loaded (another compiler
+version, damage) is compiled again and replaced.
+
+Setting ``POINTWISE_CACHE_DIR`` to an empty string disables the disk cache;
+``POINTWISE_PROGRESS=0`` silences the line printed while compiling.
+"""
+
+import ctypes
+import errno
+import hashlib
+import os
+import sys
+import threading
+import time
+
+from ._runtime import PointwiseError, load_runtime
+
+__all__ = ["CompiledLibrary", "compile_families", "cache_dir",
+           "load_compiler", "compiler_version", "clear_memory_cache"]
+
+COMPILER_NAME = "libPointwiseC.so"
+
+_compiler = None
+_compiler_lock = threading.Lock()
+
+
+class _Compiler:
+    """libPointwiseC.so, loaded with ctypes after the runtime it links."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lib = lib = ctypes.CDLL(path)
+        c_int, c_void_p, c_char_p = ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p
+        lib.pwcGetVersion.restype = c_char_p
+        lib.pwcGetVersion.argtypes = []
+        lib.pwcGetLastError.restype = c_char_p
+        lib.pwcGetLastError.argtypes = []
+        lib.pwcCompile.restype = c_int
+        lib.pwcCompile.argtypes = [c_char_p, ctypes.c_size_t, c_char_p,
+                                   ctypes.POINTER(c_void_p)]
+        lib.pwcSave.restype = c_int
+        lib.pwcSave.argtypes = [c_void_p, c_char_p]
+        lib.pwcLoad.restype = c_int
+        lib.pwcLoad.argtypes = [c_char_p, ctypes.POINTER(c_void_p)]
+        lib.pwcGetFamily.restype = c_void_p
+        lib.pwcGetFamily.argtypes = [c_void_p, c_char_p]
+        lib.pwcDestroy.restype = None
+        lib.pwcDestroy.argtypes = [c_void_p]
+        self.version = lib.pwcGetVersion().decode()
+
+    def last_error(self):
+        message = self.lib.pwcGetLastError()
+        return message.decode("utf-8", "replace") if message else ""
+
+
+def _compiler_candidates(runtime_path):
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = []
+    env = os.environ.get("POINTWISE_COMPILER")
+    if env:
+        candidates.append(os.path.join(env, COMPILER_NAME)
+                          if os.path.isdir(env) else env)
+    directories = [here, os.path.dirname(here)]
+    if runtime_path and os.sep in runtime_path:
+        directories.insert(0, os.path.dirname(runtime_path))
+    directories += [os.path.join(here, "..", "..", "build", "lib"),
+                    os.path.join(here, "..", "..", "gpu-bundle")]
+    candidates += [os.path.join(d, COMPILER_NAME) for d in directories]
+    return candidates
+
+
+def load_compiler():
+    """Loads libPointwiseC.so once per process (after the runtime): from
+    ``$POINTWISE_COMPILER`` (the library or its directory), the runtime's
+    directory, next to this package, or ``build/lib`` of the source tree."""
+    global _compiler
+    with _compiler_lock:
+        if _compiler is None:
+            runtime = load_runtime()
+            candidates = _compiler_candidates(runtime.path)
+            path = next((c for c in candidates if os.path.isfile(c)), None)
+            if path is None:
+                raise OSError(
+                    "cannot find %s (the pointwise compiler): set "
+                    "POINTWISE_COMPILER to it or its directory; looked in %s"
+                    % (COMPILER_NAME, ", ".join(candidates)))
+            _compiler = _Compiler(os.path.abspath(path))
+        return _compiler
+
+
+def compiler_version():
+    return load_compiler().version
+
+
+class CompiledLibrary:
+    """Families compiled into the in-process JIT. Kept for the life of the
+    process (GPU modules are unloaded when it exits)."""
+
+    def __init__(self, compiler, handle, origin):
+        self._compiler = compiler
+        self._handle = handle
+        self.origin = origin  # "compiled", "disk" or "memory"
+        self._families = {}
+
+    def family(self, name):
+        """The address of the ``pwFamily`` table of function `name`."""
+        address = self._families.get(name)
+        if address is None:
+            address = self._compiler.lib.pwcGetFamily(self._handle, name.encode())
+            if not address:
+                raise LookupError(self._compiler.last_error())
+            self._families[name] = address
+        return address
+
+
+def cache_dir():
+    """The on-disk cache directory, or None when disabled."""
+    env = os.environ.get("POINTWISE_CACHE_DIR")
+    if env is not None:
+        return env or None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pointwise")
+
+
+_memory = {}
+_memory_lock = threading.Lock()
+_key_locks = {}
+
+
+def clear_memory_cache():
+    """Forgets the compiled libraries of this process (tests use it to
+    exercise the disk cache; families already bound stay valid)."""
+    with _memory_lock:
+        _memory.clear()
+
+
+def _progress_enabled():
+    return os.environ.get("POINTWISE_PROGRESS", "1") not in ("0", "", "no")
+
+
+class _FileLock:
+    """An advisory lock on `path` (fcntl), so that processes compiling the
+    same library wait for one another instead of all compiling it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fd = None
+
+    def __enter__(self):
+        try:
+            import fcntl
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            if self.fd is not None:
+                os.close(self.fd)
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            import fcntl
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+        return False
+
+
+def compile_families(source, options, label):
+    """The CompiledLibrary of MLIR `source` compiled with `options` (the
+    option string of pwcCompile), from the memory cache, the disk cache or
+    the compiler. `label` names the work in the progress line."""
+    compiler = load_compiler()
+    key = hashlib.sha256(
+        ("%s\0%s\0%s" % (compiler.version, options, source)).encode()).hexdigest()
+    with _memory_lock:
+        library = _memory.get(key)
+        if library is not None:
+            return library
+        key_lock = _key_locks.setdefault(key, threading.Lock())
+    with key_lock:
+        with _memory_lock:
+            library = _memory.get(key)
+        if library is None:
+            library = _load_or_compile(compiler, key, source, options, label)
+            with _memory_lock:
+                _memory[key] = library
+    return library
+
+
+def _load_or_compile(compiler, key, source, options, label):
+    directory = cache_dir()
+    path = None
+    if directory:
+        try:
+            os.makedirs(directory, exist_ok=True)
+            path = os.path.join(directory, key[:40] + ".pwlib")
+        except OSError:
+            path = None  # unwritable cache: compile in memory only
+    if path is None:
+        return _compile(compiler, source, options, label, None)
+    with _FileLock(path + ".lock"):
+        if os.path.isfile(path):
+            handle = ctypes.c_void_p()
+            if compiler.lib.pwcLoad(path.encode(), ctypes.byref(handle)) == 0:
+                return CompiledLibrary(compiler, handle, "disk")
+            # Stale or damaged: compile again and replace it.
+        return _compile(compiler, source, options, label, path)
+
+
+def _compile(compiler, source, options, label, path):
+    progress = _progress_enabled()
+    if progress:
+        sys.stderr.write("pointwise: compiling %s ..." % label)
+        sys.stderr.flush()
+    start = time.monotonic()
+    handle = ctypes.c_void_p()
+    data = source.encode()
+    status = compiler.lib.pwcCompile(data, len(data), options.encode(),
+                                     ctypes.byref(handle))
+    if progress:
+        sys.stderr.write(" %s in %.1f s\n" % ("failed" if status else "done",
+                                             time.monotonic() - start))
+        sys.stderr.flush()
+    if status:
+        raise PointwiseError(status, "compiling %s failed: %s"
+                             % (label, compiler.last_error()))
+    if path is not None:
+        if compiler.lib.pwcSave(handle, path.encode()) != 0:
+            message = compiler.last_error()
+            # A full or read-only disk must not fail the call.
+            if progress:
+                sys.stderr.write("pointwise: not cached: %s\n" % message)
+    return CompiledLibrary(compiler, handle, "compiled")

@@ -1,0 +1,357 @@
+"""Element types of the ``pointwise`` dialect and PyTorch's type promotion.
+
+The nine dtypes a ``pointwise.map`` reads and writes (``i1, i8, i16, i32,
+i64, f16, bf16, f32, f64``) as :class:`DType` singletons named like their
+torch counterparts (:data:`bool_`, :data:`int8`, ... :data:`float64`), the
+conversion :func:`as_dtype` from the names, Python types, NumPy and torch
+dtypes that users write, and the promotion rules of PyTorch:
+
+* :func:`promote_types` is ``torch.promote_types`` restricted to these nine
+  dtypes (unsigned and complex types are not supported);
+* :func:`result_type` is ``torch.result_type``: operands are
+  :class:`Operand` s, each a dtype and a kind, ``"tensor"`` or ``"scalar"``
+  (a Python number, PyTorch's *wrapped number*).
+
+This module is pure Python (no torch, no NumPy needed); NumPy and torch
+dtypes are recognized by their names.
+"""
+
+import dataclasses
+import re
+
+__all__ = [
+    "DType",
+    "Operand",
+    "bool_",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "ALL_DTYPES",
+    "as_dtype",
+    "python_scalar_dtype",
+    "promote_types",
+    "result_type",
+]
+
+CATEGORY_BOOL = 0
+CATEGORY_INTEGER = 1
+CATEGORY_FLOATING = 2
+
+
+class DType:
+    """One element type: its torch-style ``name``, its MLIR type ``mlir``,
+    its size in memory ``itemsize`` (``bool`` takes one byte), its runtime
+    code ``code`` (``pwElementType``) and its category.
+
+    Instances are the module-level singletons; they are immutable, hashable,
+    compare by identity and survive pickling as the same singleton.
+    """
+
+    __slots__ = ("_name", "_mlir", "_itemsize", "_code", "_category")
+
+    def __init__(self, name, mlir, itemsize, code, category):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_mlir", mlir)
+        object.__setattr__(self, "_itemsize", itemsize)
+        object.__setattr__(self, "_code", code)
+        object.__setattr__(self, "_category", category)
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"{self!r} is immutable")
+
+    def __delattr__(self, key):
+        raise AttributeError(f"{self!r} is immutable")
+
+    @property
+    def name(self):
+        """The torch name: ``"bool"``, ``"int8"``, ... ``"float64"``."""
+        return self._name
+
+    @property
+    def mlir(self):
+        """The MLIR element type: ``"i1"``, ``"i8"``, ... ``"f64"``."""
+        return self._mlir
+
+    @property
+    def itemsize(self):
+        """Bytes per element in memory (``bool`` is stored as one byte)."""
+        return self._itemsize
+
+    @property
+    def code(self):
+        """The runtime's ``pwElementType`` value (``i1`` = 0 ... ``f64`` = 8)."""
+        return self._code
+
+    @property
+    def category(self):
+        """0 for bool, 1 for integers, 2 for floating-point types."""
+        return self._category
+
+    @property
+    def is_bool(self):
+        return self._category == CATEGORY_BOOL
+
+    @property
+    def is_integer(self):
+        """True for the signed integer types (not for bool)."""
+        return self._category == CATEGORY_INTEGER
+
+    @property
+    def is_floating(self):
+        return self._category == CATEGORY_FLOATING
+
+    def __repr__(self):
+        return f"pointwise.{self._name}"
+
+    def __str__(self):
+        return self._name
+
+    def __reduce__(self):
+        return (as_dtype, (self._name,))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+bool_ = DType("bool", "i1", 1, 0, CATEGORY_BOOL)
+int8 = DType("int8", "i8", 1, 1, CATEGORY_INTEGER)
+int16 = DType("int16", "i16", 2, 2, CATEGORY_INTEGER)
+int32 = DType("int32", "i32", 4, 3, CATEGORY_INTEGER)
+int64 = DType("int64", "i64", 8, 4, CATEGORY_INTEGER)
+float16 = DType("float16", "f16", 2, 5, CATEGORY_FLOATING)
+bfloat16 = DType("bfloat16", "bf16", 2, 6, CATEGORY_FLOATING)
+float32 = DType("float32", "f32", 4, 7, CATEGORY_FLOATING)
+float64 = DType("float64", "f64", 8, 8, CATEGORY_FLOATING)
+
+#: All supported dtypes, in the order of their runtime codes.
+ALL_DTYPES = (bool_, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+
+# Names and aliases, as torch and NumPy spell them (``torch.float`` is
+# float32, ``torch.int`` int32, ``torch.long`` int64, ``torch.half``
+# float16; NumPy's ``bool_``/``half``/``single``/``double``/...).
+_ALIASES = {
+    "bool": bool_,
+    "bool_": bool_,
+    "bool8": bool_,
+    "int8": int8,
+    "int16": int16,
+    "short": int16,
+    "int32": int32,
+    "int": int32,
+    "intc": int32,
+    "int64": int64,
+    "long": int64,
+    "longlong": int64,
+    "float16": float16,
+    "half": float16,
+    "bfloat16": bfloat16,
+    "float32": float32,
+    "float": float32,
+    "single": float32,
+    "float64": float64,
+    "double": float64,
+}
+
+# "<class 'numpy.float32'>", the str() of a NumPy scalar type.
+_CLASS_NAME = re.compile(r"^<class '(?:numpy|torch)\.([A-Za-z0-9_]+)'>$")
+
+
+def _supported_names():
+    return ", ".join(d.name for d in ALL_DTYPES)
+
+
+def _lookup_name(text):
+    """The DType that a (possibly prefixed) name denotes, or None."""
+    key = text.strip()
+    match = _CLASS_NAME.match(key)
+    if match:
+        key = match.group(1)
+    for prefix in ("torch.", "numpy.", "np.", "pointwise."):
+        if key.startswith(prefix):
+            key = key[len(prefix) :]
+            break
+    return _ALIASES.get(key)
+
+
+def _numpy_dtype_name(obj):
+    """numpy.dtype(obj).name for NumPy dtypes and scalar types, else None."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - numpy is optional
+        return None
+    is_numpy_type = isinstance(obj, type) and issubclass(obj, numpy.generic)
+    if isinstance(obj, numpy.dtype) or is_numpy_type:
+        return numpy.dtype(obj).name
+    return None
+
+
+def as_dtype(obj):
+    """The :class:`DType` that ``obj`` denotes.
+
+    Accepts a DType; a name or alias (``"float32"``, ``"float"``, ``"half"``,
+    ``"double"``, ``"long"``, ``"int"``, ``"short"``, ``"bool"``,
+    ``"bfloat16"``, ``"torch.float16"``, ...: torch's meanings, so ``"float"``
+    is float32 and ``"int"`` int32); the Python types ``bool``, ``int`` and
+    ``float`` (bool, int64, float64: the dtypes of Python scalars); NumPy
+    dtypes and scalar types; and torch dtypes, recognized by their ``str()``
+    (``"torch.float32"``).
+
+    Raises TypeError for anything else (complex and unsigned types among
+    them), naming the supported dtypes.
+    """
+    if isinstance(obj, DType):
+        return obj
+    if obj is bool:
+        return bool_
+    if obj is int:
+        return int64
+    if obj is float:
+        return float64
+    found = None
+    if isinstance(obj, str):
+        found = _lookup_name(obj)
+    elif obj is not None and not isinstance(obj, (int, float, complex)):
+        name = _numpy_dtype_name(obj)
+        found = _lookup_name(name if name is not None else str(obj))
+    if found is None:
+        raise TypeError(
+            f"unsupported dtype {obj!r}: expected one of {_supported_names()} "
+            "(as a pointwise dtype, a name such as 'float32' or 'half', the "
+            "Python types bool, int and float, or a torch or NumPy dtype)"
+        )
+    return found
+
+
+def python_scalar_dtype(value):
+    """The dtype of a Python scalar: bool, int64 for int, float64 for float.
+
+    Raises TypeError for anything else (complex numbers among them).
+    """
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return float64
+    raise TypeError(
+        f"unsupported Python scalar {value!r} of type {type(value).__name__}: "
+        "expected a bool, an int or a float"
+    )
+
+
+def promote_types(a, b):
+    """``torch.promote_types(a, b)`` for the supported dtypes.
+
+    bool < integers < floating types; within a category the wider type wins,
+    except that float16 and bfloat16 promote to float32. Integer and
+    floating types promote to the floating type whatever the widths (int64
+    with float16 is float16).
+    """
+    a = as_dtype(a)
+    b = as_dtype(b)
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    if a.is_floating and {a, b} == {float16, bfloat16}:
+        return float32
+    return a if a.itemsize >= b.itemsize else b
+
+
+_KINDS = ("tensor", "scalar")
+
+
+@dataclasses.dataclass(frozen=True)
+class Operand:
+    """An operand of type promotion: its dtype and its kind.
+
+    ``kind`` is ``"tensor"`` (a tensor with one or more dims) or ``"scalar"``
+    (a Python number: PyTorch's *wrapped number*). ``dtype`` is anything
+    :func:`as_dtype` accepts.
+    """
+
+    dtype: DType
+    kind: str = "tensor"
+
+    def __post_init__(self):
+        object.__setattr__(self, "dtype", as_dtype(self.dtype))
+        if self.kind not in _KINDS:
+            raise ValueError(
+                f"unknown operand kind {self.kind!r}: expected 'tensor' or 'scalar'"
+            )
+
+    @classmethod
+    def tensor(cls, dtype):
+        """A tensor operand of ``dtype``."""
+        return cls(dtype, "tensor")
+
+    @classmethod
+    def scalar(cls, value_or_dtype):
+        """A wrapped-number operand: a Python number or a dtype."""
+        if isinstance(value_or_dtype, (bool, int, float)):
+            return cls(python_scalar_dtype(value_or_dtype), "scalar")
+        return cls(value_or_dtype, "scalar")
+
+
+def _promote_skip_undefined(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return promote_types(a, b)
+
+
+def _combine_categories(higher, lower):
+    # ATen's combine_categories (aten/src/ATen/native/TypeProperties.cpp),
+    # without the complex cases.
+    if higher is not None and higher.is_floating:
+        return higher
+    if higher is bool_ or (lower is not None and lower.is_floating):
+        return _promote_skip_undefined(higher, lower)
+    if higher is not None:
+        return higher
+    return lower
+
+
+def result_type(*operands):
+    """``torch.result_type`` of :class:`Operand` s (PyTorch's ResultTypeState).
+
+    Operands fall into priority classes, each promoted separately with
+    :func:`promote_types`: tensors, and wrapped numbers (``"scalar"``).
+    PyTorch's third class, zero-dim tensors, does not occur: every tensor
+    counts as a tensor with dims. A wrapped floating number counts as the
+    default dtype, float32. The classes are then combined from the highest
+    priority down; a lower class only changes the result when its category
+    is higher (an integer tensor with a float scalar gives float32, a bool
+    tensor with an int scalar int64, but an int8 tensor with an int scalar
+    stays int8 and a float16 tensor with a float scalar float16).
+
+    Each operand may also be given as a bare dtype (a tensor) or a Python
+    number (a scalar).
+    """
+    if not operands:
+        raise TypeError("result_type() needs at least one operand")
+    dim_result = None
+    zero_dim_result = None  # PyTorch's zero-dim tensors; not modelled here
+    wrapped_result = None
+    for operand in operands:
+        if isinstance(operand, (bool, int, float)):
+            operand = Operand.scalar(operand)
+        elif not isinstance(operand, Operand):
+            operand = Operand(operand, "tensor")
+        if operand.kind == "tensor":
+            dim_result = _promote_skip_undefined(dim_result, operand.dtype)
+        else:
+            current = float32 if operand.dtype.is_floating else operand.dtype
+            wrapped_result = _promote_skip_undefined(wrapped_result, current)
+    return _combine_categories(
+        dim_result, _combine_categories(zero_dim_result, wrapped_result)
+    )

@@ -1,0 +1,667 @@
+"""``@pointwise.pointwise``: FlagGems' ``pointwise_dynamic`` experience on the
+pointwise compiler.
+
+The decorated function's body is ordinary Python on scalars; it is traced
+into one ``pointwise.map`` (``_trace.py``) the first time a combination of
+*rank* (of the broadcast iteration space) and *dtypes* is called, compiled
+into a kernel family (variants per coalesced rank, 32/64-bit indices and
+transposed inputs) for the CPU or the GPU, and cached in memory and on disk
+(``_compiler.py``). Shapes, strides and offsets never cause a compilation:
+the runtime's ``pwFamilyLaunch`` coalesces and dispatches at every call.
+
+A call: checks the arguments against ``is_tensor``; finds the inputs'
+device; computes the output dtypes with ``promotion_methods`` (PyTorch's
+rules, Python scalars as wrapped numbers); broadcasts the inputs' shapes;
+allocates missing outputs with the inputs' library in the inputs' memory
+order; launches (on the current PyTorch/CuPy stream) and returns the
+outputs.
+"""
+
+import ctypes
+import inspect
+import re
+import struct
+import sys
+import threading
+
+from . import _arrays, _compiler, _dtypes, _promotion, _trace
+from ._runtime import PW_ERROR_LAYOUT, PointwiseError, load_runtime
+
+__all__ = ["pointwise", "PointwiseFunction", "LayoutError"]
+
+_MAX_RANK = 16
+_LAYOUT_STATUS = PW_ERROR_LAYOUT
+
+
+class _ScalarKind:
+    """The dtype a scalar argument is traced and passed with."""
+
+    @staticmethod
+    def of_value(value, index, name):
+        if isinstance(value, bool):
+            return _dtypes.bool_
+        if isinstance(value, int):
+            return _dtypes.int64
+        if isinstance(value, float):
+            return _dtypes.float64
+        # NumPy scalars and other numbers: by their Python equivalent.
+        for python_type, dtype in ((bool, _dtypes.bool_), (int, _dtypes.int64),
+                                   (float, _dtypes.float64)):
+            try:
+                if type(value).__module__ == "numpy" and \
+                        _dtypes.as_dtype(value.dtype).category == \
+                        {bool: 0, int: 1, float: 2}[python_type]:
+                    return dtype
+            except (TypeError, AttributeError):
+                pass
+        raise TypeError("%s: argument %d is declared a scalar (is_tensor=False) "
+                        "but got %s; pass a Python bool, int or float"
+                        % (name, index, type(value).__name__))
+
+
+def _python_value(value, dtype):
+    """`value` converted for packing as a scalar of `dtype`."""
+    if dtype.is_bool:
+        return bool(value)
+    if dtype.is_integer:
+        if isinstance(value, float):
+            raise TypeError("a float cannot be passed where an integer "
+                            "scalar is declared")
+        return int(value)
+    return float(value)
+
+
+_PACK_CODES = {"bool": "?", "int8": "b", "int16": "h", "int32": "i",
+               "int64": "q", "float16": "e", "bfloat16": "H", "float32": "f",
+               "float64": "d"}
+
+
+def _bf16_bits(value):
+    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    if (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF):
+        return ((bits >> 16) & 0xFFFF) | 0x0040
+    bits += 0x7FFF + ((bits >> 16) & 1)
+    return (bits >> 16) & 0xFFFF
+
+
+class _Launcher:
+    """One compiled family (a rank and dtypes) and the packing of its
+    arguments: per thread one buffer of descriptors and scalars and the
+    ``void **args`` array pointing into it."""
+
+    def __init__(self, family, rank, kinds, runtime):
+        self.family = ctypes.c_void_p(family)
+        self.rank = rank
+        self.kinds = kinds  # per argument: a DType for scalars, None for memrefs
+        self.runtime = runtime
+        fmt = "<"
+        offsets = []
+        offset = 0
+        for kind in kinds:
+            offsets.append(offset)
+            if kind is None:
+                fmt += "QQq" + "q" * (2 * rank)
+                offset += 8 * (3 + 2 * rank)
+            else:
+                code = _PACK_CODES[kind.name]
+                fmt += code + "x" * (8 - struct.calcsize("<" + code))
+                offset += 8
+        self.pack = struct.Struct(fmt).pack_into
+        self.words = max(1, offset // 8)
+        self.offsets = offsets
+        self.local = threading.local()
+
+    def buffers(self):
+        try:
+            return self.local.buffers
+        except AttributeError:
+            buffer = (ctypes.c_int64 * self.words)()
+            base = ctypes.addressof(buffer)
+            args = (ctypes.c_void_p * max(1, len(self.offsets)))(
+                *[base + o for o in self.offsets])
+            self.local.buffers = (buffer, args)
+            return self.local.buffers
+
+    def select(self, device, stream):
+        """Makes `device` and `stream` current for this thread's launches
+        (the runtime's per-thread state), skipping calls when unchanged."""
+        state = _thread_state
+        if getattr(state, "device", None) != device:
+            status = self.runtime.lib.pwSetDevice(device)
+            if status:
+                raise self.runtime.error(status)
+            state.device = device
+        if getattr(state, "stream", -1) != stream:
+            self.runtime.lib.pwSetStream(stream or None)
+            state.stream = stream
+
+    def launch(self, values):
+        buffer, args = self.buffers()
+        self.pack(buffer, 0, *values)
+        status = self.runtime._launch(self.family, args)
+        if status:
+            error = self.runtime.error(status)
+            if status == _LAYOUT_STATUS:
+                raise LayoutError(status, error.message)
+            raise error
+
+
+_thread_state = threading.local()
+
+
+class _Stream:
+    """The current stream of the framework that owns the tensors."""
+
+    @staticmethod
+    def handle(view):
+        framework = view.framework
+        owner = view.owner
+        if framework == "strided":
+            owner_module = type(owner).__module__
+            framework = ("torch" if owner_module.startswith("torch") else
+                         "cupy" if owner_module.startswith("cupy") else "")
+        if framework == "torch":
+            torch = sys.modules["torch"]
+            raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+            if raw is not None:
+                return raw(view.index)
+            return torch.cuda.current_stream(view.index).cuda_stream
+        if framework == "cupy":
+            import cupy
+            return cupy.cuda.get_current_stream().ptr
+        return 0
+
+
+class PointwiseFunction:
+    """A pointwise function (see :func:`pointwise`). Call it with the inputs
+    by position and preallocated outputs as ``out0=``, ``out1=``…; it returns
+    the output (or a tuple of them)."""
+
+    def __init__(self, fn, is_tensor, dtypes, promotion_methods, num_inputs,
+                 num_outputs, name):
+        self.fn = fn
+        self.__name__ = name or getattr(fn, "__name__", "pointwise_fn")
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__wrapped__ = fn
+        parameters = _positional_parameters(fn, self.__name__)
+        counts = {len(x) for x in (is_tensor, dtypes) if x is not None}
+        if num_inputs is not None:
+            counts.add(num_inputs)
+        if parameters is not None:
+            counts.add(parameters)
+        if len(counts) > 1:
+            raise ValueError(
+                "%s: inconsistent number of inputs: the function takes %s, "
+                "is_tensor has %s, dtypes %s, num_inputs is %s"
+                % (self.__name__, parameters,
+                   None if is_tensor is None else len(is_tensor),
+                   None if dtypes is None else len(dtypes), num_inputs))
+        if not counts:
+            raise ValueError("%s: cannot tell the number of inputs; pass "
+                             "num_inputs=" % self.__name__)
+        self.num_inputs = n = counts.pop()
+        self.is_tensor = tuple(bool(t) for t in (is_tensor or [True] * n))
+        declared = list(dtypes or [None] * n)
+        self.scalar_dtypes = []
+        for i, (tensor, dtype) in enumerate(zip(self.is_tensor, declared)):
+            if tensor or dtype is None:
+                self.scalar_dtypes.append(None)
+            else:
+                try:
+                    self.scalar_dtypes.append(_dtypes.as_dtype(dtype))
+                except TypeError as e:
+                    raise TypeError("%s: dtypes[%d]: %s" % (self.__name__, i, e)) from None
+        self.scalar_dtypes = tuple(self.scalar_dtypes)
+        if promotion_methods is None:
+            raise ValueError("%s: promotion_methods is required: one rule per "
+                             "output, e.g. [(0, 1, \"DEFAULT\")]" % self.__name__)
+        if num_outputs is None:
+            num_outputs = len(promotion_methods)
+        self.num_outputs = num_outputs
+        try:
+            self.rules = _promotion.parse_promotion_methods(
+                promotion_methods, n, num_outputs)
+        except ValueError as e:
+            raise ValueError("%s: %s" % (self.__name__, e)) from None
+        self._output_names = tuple("out%d" % i for i in range(num_outputs))
+        self._launchers = {}
+        self._promotions = {}
+        self._fast = None
+        # (dtypes, scalar types, rank, device) -> (launcher, output dtypes)
+        self._plans = {}
+        self._lock = threading.Lock()
+        self._symbol = re.sub(r"\W", "_", self.__name__)
+        if not re.match(r"[A-Za-z_]", self._symbol):
+            self._symbol = "f_" + self._symbol
+
+    def __repr__(self):
+        return "<pointwise function %s: %d inputs, %d outputs>" % (
+            self.__name__, self.num_inputs, self.num_outputs)
+
+    def __call__(self, *args, **outputs):
+        fast = self._fast
+        if fast is not None:
+            return fast(args, outputs)
+        result = self._call(args, outputs, None)
+        if "torch" in sys.modules and self._fast is None:
+            self._fast = _build_fast_path(self)
+        return result
+
+    def instantiate(self, rank):
+        """The function at a fixed iteration rank: inputs of lower rank
+        broadcast as usual, outputs must have exactly `rank` dims. Useful with
+        :class:`StridedBuffer` views (e.g. a flip) and to compile ahead."""
+        rank = int(rank)
+        if not 0 <= rank <= _MAX_RANK:
+            raise ValueError("%s: rank must be 0..%d, got %d"
+                             % (self.__name__, _MAX_RANK, rank))
+        return _Instance(self, rank)
+
+    # -- the call --
+    def _call(self, args, outputs, forced_rank):
+        name = self.__name__
+        if len(args) != self.num_inputs:
+            raise TypeError("%s: expected %d positional inputs, got %d"
+                            % (name, self.num_inputs, len(args)))
+        out = [None] * self.num_outputs
+        for key, value in outputs.items():
+            try:
+                out[self._output_names.index(key)] = value
+            except ValueError:
+                raise TypeError("%s: unexpected keyword argument '%s' (outputs "
+                                "are %s)" % (name, key,
+                                             ", ".join(self._output_names))) from None
+
+        # Arguments: views of tensors, dtypes of scalars.
+        views = []
+        signature = []
+        values = []
+        first = None
+        as_view = _arrays.as_view
+        for i, (value, tensor) in enumerate(zip(args, self.is_tensor)):
+            if tensor:
+                if isinstance(value, (bool, int, float, complex)):
+                    raise TypeError("%s: argument %d is declared a tensor "
+                                    "(is_tensor=True) but got a Python %s"
+                                    % (name, i, type(value).__name__))
+                try:
+                    view = as_view(value)
+                except TypeError as e:
+                    raise TypeError("%s: argument %d: %s" % (name, i, e)) from None
+                views.append(view)
+                values.append(view)
+                signature.append((view.dtype, "tensor"))
+                if first is None:
+                    first = view
+            else:
+                if _arrays.is_array(value):
+                    raise TypeError("%s: argument %d is declared a scalar "
+                                    "(is_tensor=False) but got a %s"
+                                    % (name, i, type(value).__name__))
+                dtype = self.scalar_dtypes[i] or _ScalarKind.of_value(value, i, name)
+                try:
+                    values.append(_python_value(value, dtype))
+                except (TypeError, ValueError) as e:
+                    raise TypeError("%s: argument %d: cannot pass %r as a "
+                                    "scalar %s: %s" % (name, i, value,
+                                                       dtype.name, e)) from None
+                signature.append((dtype, "scalar"))
+        signature = tuple(signature)
+
+        out_views = []
+        for k, value in enumerate(out):
+            if value is None:
+                out_views.append(None)
+                continue
+            try:
+                view = _arrays.as_view(value)
+            except TypeError as e:
+                raise TypeError("%s: out%d: %s" % (name, k, e)) from None
+            if view.readonly:
+                raise ValueError("%s: out%d is read-only" % (name, k))
+            out_views.append(view)
+            if first is None:
+                first = view
+        if first is None:
+            raise ValueError("%s: no tensor among the inputs and no output "
+                             "given: cannot tell the shape and device of the "
+                             "result; pass out0=" % name)
+        device = (first.device, first.index)
+        for view in views + [v for v in out_views if v is not None]:
+            if (view.device, view.index) != device:
+                raise ValueError("%s: arguments on different devices: %s and %s"
+                                 % (name, first.device_name, view.device_name))
+
+        # Output dtypes.
+        promoted = self._promotions.get(signature)
+        if promoted is None:
+            operands = [_dtypes.Operand(d, k) for d, k in signature]
+            promoted = tuple(_promotion.output_dtype(rule, operands)
+                             for rule in self.rules)
+            self._promotions[signature] = promoted
+        out_dtypes = []
+        for k, view in enumerate(out_views):
+            if view is None:
+                out_dtypes.append(promoted[k])
+                continue
+            if not _can_cast(promoted[k], view.dtype):
+                raise TypeError("%s: out%d has dtype %s, but the result has dtype "
+                                "%s, which cannot be cast to it"
+                                % (name, k, view.dtype.name, promoted[k].name))
+            out_dtypes.append(view.dtype)
+
+        # Shapes.
+        shape, dense = _plan(views, name)
+        if forced_rank is not None:
+            if len(shape) > forced_rank:
+                raise ValueError("%s: instantiated for rank %d, but the inputs "
+                                 "broadcast to rank %d (shape %s)"
+                                 % (name, forced_rank, len(shape), list(shape)))
+            missing = forced_rank - len(shape)
+            shape = (1,) * missing + shape
+            dense = None if dense is None else (0,) * missing + dense
+        for k, view in enumerate(out_views):
+            if view is None:
+                continue
+            if not views:
+                shape = tuple(view.shape)
+            elif tuple(view.shape) != shape:
+                raise ValueError("%s: out%d has shape %s, but the inputs "
+                                 "broadcast to %s" % (name, k, list(view.shape),
+                                                      list(shape)))
+        rank = len(shape)
+        results = list(out)
+        for k, view in enumerate(out_views):
+            if view is not None:
+                continue
+            if dense is None or len(dense) != rank:
+                dense = _dense_strides(shape)
+            results[k] = _arrays.allocate(first, shape, dense, out_dtypes[k])
+            out_views[k] = _arrays.as_view(results[k])
+
+        launcher = self._launcher(rank, signature, tuple(out_dtypes), device)
+        packed = []
+        for value, kind in zip(values, launcher.kinds):
+            if kind is None:
+                packed.extend(_descriptor(value, rank))
+            elif kind.name == "bfloat16":
+                packed.append(_bf16_bits(value))
+            else:
+                packed.append(value)
+        for view in out_views:
+            packed.extend(_descriptor(view, rank))
+        if device[0] == "cuda":
+            launcher.select(device[1], _Stream.handle(first))
+        launcher.launch(packed)
+        if device[0] == "cuda" and first.framework == "torch" and views:
+            torch = sys.modules["torch"]
+            key = (tuple(v.owner.dtype for v in views),
+                   tuple(type(a) for a, t in zip(args, self.is_tensor) if not t),
+                   rank, device[1])
+            self._plans[key] = (launcher, tuple(
+                getattr(torch, d.name) for d in out_dtypes))
+        return results[0] if self.num_outputs == 1 else tuple(results)
+
+    def _launcher(self, rank, signature, out_dtypes, device):
+        key = (rank, signature, out_dtypes, device)
+        launcher = self._launchers.get(key)
+        if launcher is not None:
+            return launcher
+        with self._lock:
+            launcher = self._launchers.get(key)
+            if launcher is None:
+                launcher = self._compile(rank, signature, out_dtypes, device)
+                self._launchers[key] = launcher
+        return launcher
+
+    def _compile(self, rank, signature, out_dtypes, device):
+        runtime = load_runtime()
+        operands = [_dtypes.Operand(d, k) for d, k in signature]
+        params = [_trace.Param("tensor", o.dtype, rank) if o.kind == "tensor"
+                  else _trace.Param("scalar", o.dtype, 0) for o in operands]
+        source = _trace.trace_function(self.fn, params, list(out_dtypes),
+                                       self._symbol)
+        if device[0] == "cuda":
+            options = "target=cuda chip=%s format=%s" % (
+                runtime.device_arch(device[1]), _gpu_format())
+            where = "for %s" % runtime.device_arch(device[1])
+        else:
+            options = "target=cpu"
+            where = "for the CPU"
+        label = "%s (rank %d: %s -> %s) %s" % (
+            self.__name__, rank, ", ".join(o.dtype.name for o in operands),
+            ", ".join(d.name for d in out_dtypes), where)
+        library = _compiler.compile_families(source, options, label)
+        family = library.family(self._symbol)
+        kinds = [None if o.kind == "tensor" else o.dtype for o in operands]
+        kinds += [None] * len(out_dtypes)
+        return _Launcher(family, rank, kinds, runtime)
+
+
+def _build_fast_path(function):
+    """A call specialized for the common case: every tensor argument a
+    contiguous CUDA torch.Tensor of one shape, outputs absent or contiguous
+    torch tensors of that shape and of the planned dtypes. It checks exactly
+    that (and a plan recorded by a general call for these dtypes, scalar
+    types, rank and device) and otherwise hands over to the general call, so
+    it never changes a result."""
+    torch = sys.modules["torch"]
+    raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw_stream is None:
+        return None
+    n = function.num_inputs
+    tensors = [i for i in range(n) if function.is_tensor[i]]
+    scalars = [i for i in range(n) if not function.is_tensor[i]]
+    if not tensors or any(d is not None and d.name in ("bfloat16", "float16")
+                          for d in function.scalar_dtypes):
+        return None  # half-precision scalars need their bits packed
+    k = function.num_outputs
+    lines = ["def fast(args, outputs):"]
+    lines.append("    if len(args) != %d:" % n)
+    lines.append("        return slow(args, outputs, None)")
+    lines.append("    %s, = args" % ", ".join("a%d" % i for i in range(n)))
+    cond = " or ".join("type(a%d) is not T" % i for i in tensors)
+    lines.append("    if %s:" % cond)
+    lines.append("        return slow(args, outputs, None)")
+    t0 = tensors[0]
+    lines.append("    shape = a%d.shape" % t0)
+    same = " and ".join(["a%d.is_cuda" % t0] +
+                        ["a%d.shape == shape" % i for i in tensors[1:]] +
+                        ["a%d.is_contiguous()" % i for i in tensors])
+    lines.append("    if not (%s):" % same)
+    lines.append("        return slow(args, outputs, None)")
+    lines.append("    device = a%d.get_device()" % t0)
+    if len(tensors) > 1:  # every tensor on that very device
+        lines.append("    if %s:" % " or ".join(
+            "a%d.get_device() != device" % i for i in tensors[1:]))
+        lines.append("        return slow(args, outputs, None)")
+    lines.append("    plan = plans.get(((%s), (%s), len(shape), device))" % (
+        "".join("a%d.dtype, " % i for i in tensors),
+        "".join("type(a%d), " % i for i in scalars)))
+    lines.append("    if plan is None:")
+    lines.append("        return slow(args, outputs, None)")
+    lines.append("    launcher, out_dtypes = plan")
+    for o in range(k):
+        lines.append("    o%d = outputs.pop('out%d', None) if outputs else None" % (o, o))
+    lines.append("    if outputs:")
+    lines.append("        outputs.update(%s)" % ", ".join(
+        "out%d=o%d" % (o, o) for o in range(k)) if k else "    pass")
+    lines.append("        return slow(args, {n: v for n, v in outputs.items() "
+                 "if v is not None}, None)")
+    for o in range(k):
+        lines.append("    if o%d is None:" % o)
+        lines.append("        o%d = empty(shape, dtype=out_dtypes[%d], device=a%d.device)"
+                     % (o, o, t0))
+        lines.append("    elif type(o%d) is not T or o%d.shape != shape or "
+                     "o%d.dtype is not out_dtypes[%d] or not o%d.is_contiguous() "
+                     "or o%d.get_device() != device:" % (o, o, o, o, o, o))
+        lines.append("        return slow(args, {%s}, None)" % ", ".join(
+            "'out%d': o%d" % (q, q) for q in range(k)))
+    lines.append("    stride = a%d.stride()" % t0)
+    pack = []
+    for i in range(n):
+        if function.is_tensor[i]:
+            lines.append("    p%d = a%d.data_ptr()" % (i, i))
+            pack.append("p%d, p%d, 0, *shape, *stride" % (i, i))
+        else:
+            pack.append("a%d" % i)
+    for o in range(k):
+        lines.append("    q%d = o%d.data_ptr()" % (o, o))
+        pack.append("q%d, q%d, 0, *shape, *stride" % (o, o))
+    lines.append("    stream = raw_stream(device)")
+    lines.append("    if state_device(state, 'device', None) != device or "
+                 "state_device(state, 'stream', -1) != stream:")
+    lines.append("        launcher.select(device, stream)")
+    lines.append("    launcher.launch((%s,))" % ", ".join(pack))
+    if k == 1:
+        lines.append("    return o0")
+    else:
+        lines.append("    return (%s)" % ", ".join("o%d" % o for o in range(k)))
+    namespace = {"T": torch.Tensor, "slow": function._call,
+                 "plans": function._plans, "empty": torch.empty,
+                 "raw_stream": raw_stream, "state": _thread_state,
+                 "state_device": getattr}
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, "<pointwise fast path %s>" % function.__name__,
+                 "exec"), namespace)
+    return namespace["fast"]
+
+
+class _Instance:
+    """PointwiseFunction.instantiate(rank)."""
+
+    __slots__ = ("function", "rank")
+
+    def __init__(self, function, rank):
+        self.function = function
+        self.rank = rank
+
+    def __call__(self, *args, **outputs):
+        return self.function._call(args, outputs, self.rank)
+
+    def __repr__(self):
+        return "<pointwise function %s at rank %d>" % (self.function.__name__,
+                                                       self.rank)
+
+
+def _can_cast(source, target):
+    """torch.can_cast: no cast to a lower category (float to integer,
+    anything but bool to bool)."""
+    return source.category <= target.category
+
+
+class LayoutError(PointwiseError, ValueError):
+    """The runtime rejected the operands' layout: outputs that overlap each
+    other or partially overlap an input, shapes that do not broadcast,
+    misaligned or null data."""
+
+
+def _positional_parameters(fn, name):
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    count = 0
+    for parameter in signature.parameters.values():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            return None
+        if parameter.kind in (parameter.POSITIONAL_ONLY,
+                              parameter.POSITIONAL_OR_KEYWORD):
+            count += 1
+    return count
+
+
+def _descriptor(view, rank):
+    shape, strides = view.shape, view.strides
+    missing = rank - len(shape)
+    if missing:
+        shape = (1,) * missing + tuple(shape)
+        strides = (0,) * missing + tuple(strides)
+    return (view.ptr, view.ptr, view.offset) + tuple(shape) + tuple(strides)
+
+
+_dense_cache = {}
+
+
+def _dense_strides(shape):
+    strides = _dense_cache.get(shape)
+    if strides is not None:
+        return strides
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    strides = tuple(reversed(strides))
+    if len(_dense_cache) < 4096:
+        _dense_cache[shape] = strides
+    return strides
+
+
+def _plan(views, name):
+    """(iteration shape, strides for new outputs or None for row-major)."""
+    if not views:
+        return (), ()
+    shape = tuple(views[0].shape)
+    same = all(tuple(v.shape) == shape for v in views)
+    if same and tuple(views[0].strides) == _dense_strides(shape):
+        return shape, None
+    runtime = load_runtime()
+    count = len(views)
+    ranks = (ctypes.c_int32 * count)(*[len(v.shape) for v in views])
+    total = sum(len(v.shape) for v in views)
+    sizes = (ctypes.c_int64 * max(total, 1))(*[s for v in views for s in v.shape])
+    strides = (ctypes.c_int64 * max(total, 1))(
+        *[s for v in views for s in v.strides])
+    capacity = max([len(v.shape) for v in views] + [1])
+    rank = ctypes.c_int32()
+    out_shape = (ctypes.c_int64 * capacity)()
+    out_strides = (ctypes.c_int64 * capacity)()
+    status = runtime.lib.pwPlanOutputLayout(count, ranks, sizes, strides,
+                                            capacity, ctypes.byref(rank),
+                                            out_shape, out_strides)
+    if status:
+        error = runtime.error(status)
+        raise ValueError("%s: %s" % (name, error.message)) from None
+    r = rank.value
+    return tuple(out_shape[:r]), tuple(out_strides[:r])
+
+
+_format = None
+
+
+def _gpu_format():
+    """fatbin (cubin + PTX) when a CUDA toolkit's ptxas is found, else PTX
+    for the driver's JIT."""
+    global _format
+    if _format is None:
+        import os
+        import shutil
+        roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+                 "/usr/local/cuda"]
+        found = any(r and os.path.isfile(os.path.join(r, "bin", "ptxas"))
+                    for r in roots) or shutil.which("ptxas")
+        _format = "fatbin" if found else "isa"
+    return _format
+
+
+def pointwise(fn=None, *, is_tensor=None, dtypes=None, promotion_methods=None,
+              num_inputs=None, num_outputs=None, name=None):
+    """Decorates a scalar Python function into a pointwise operator on
+    tensors of any rank, shape, strides and broadcasting.
+
+    - ``is_tensor``: per input, whether it is a tensor (default: all are);
+      the others are Python scalars.
+    - ``dtypes``: per input, the dtype of scalar inputs (``float``, ``int``,
+      ``bool`` or a dtype name); None takes it from the value.
+    - ``promotion_methods``: per output, ``(i, j, ..., "KIND")`` or
+      ``((i, j, ...), "KIND")``: the output dtype from inputs i, j, ... with
+      PyTorch's ``ELEMENTWISE_TYPE_PROMOTION_KIND`` (DEFAULT, NO_OPMATH,
+      INT_TO_FLOAT, ALWAYS_BOOL, COMPLEX_TO_FLOAT, BOOL_TO_LONG).
+    - ``num_outputs``: the number of outputs (default: one per promotion
+      method).
+    """
+    def decorate(function):
+        return PointwiseFunction(function, is_tensor, dtypes, promotion_methods,
+                                 num_inputs, num_outputs, name)
+    return decorate(fn) if fn is not None else decorate
+

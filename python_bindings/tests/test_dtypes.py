@@ -1,0 +1,321 @@
+"""pointwise._dtypes: DType, as_dtype, promote_types, result_type.
+
+The expected promotions are PyTorch's (torch.promote_types and
+torch.result_type), written out by hand.
+"""
+
+import copy
+import pickle
+
+import pytest
+
+from pointwise import _dtypes as dt
+from pointwise._dtypes import (
+    ALL_DTYPES,
+    DType,
+    Operand,
+    as_dtype,
+    bfloat16,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    python_scalar_dtype,
+    result_type,
+)
+
+# name, mlir, itemsize, code, category
+ATTRIBUTES = [
+    (bool_, "bool", "i1", 1, 0, 0),
+    (int8, "int8", "i8", 1, 1, 1),
+    (int16, "int16", "i16", 2, 2, 1),
+    (int32, "int32", "i32", 4, 3, 1),
+    (int64, "int64", "i64", 8, 4, 1),
+    (float16, "float16", "f16", 2, 5, 2),
+    (bfloat16, "bfloat16", "bf16", 2, 6, 2),
+    (float32, "float32", "f32", 4, 7, 2),
+    (float64, "float64", "f64", 8, 8, 2),
+]
+
+
+@pytest.mark.parametrize("dtype,name,mlir,itemsize,code,category", ATTRIBUTES)
+def test_attributes(dtype, name, mlir, itemsize, code, category):
+    assert dtype.name == name
+    assert dtype.mlir == mlir
+    assert dtype.itemsize == itemsize
+    assert dtype.code == code
+    assert dtype.category == category
+    assert dtype.is_bool == (category == 0)
+    assert dtype.is_integer == (category == 1)
+    assert dtype.is_floating == (category == 2)
+    assert repr(dtype) == f"pointwise.{name}"
+    assert str(dtype) == name
+
+
+def test_all_dtypes_in_code_order():
+    assert ALL_DTYPES == tuple(a[0] for a in ATTRIBUTES)
+    assert [d.code for d in ALL_DTYPES] == list(range(9))
+    assert len({hash(d) for d in ALL_DTYPES}) == 9
+
+
+def test_codes_match_runtime_element_types():
+    from pointwise._runtime import ElementType
+
+    for dtype in ALL_DTYPES:
+        assert ElementType[dtype.mlir.upper()] == dtype.code
+
+
+def test_immutable_singletons():
+    with pytest.raises(AttributeError):
+        float32.name = "float64"
+    with pytest.raises(AttributeError):
+        float32.extra = 1
+    assert pickle.loads(pickle.dumps(float16)) is float16
+    assert copy.deepcopy(bfloat16) is bfloat16
+    assert copy.copy(int8) is int8
+    assert {float32: 1}[as_dtype("float")] == 1
+
+
+ALIASES = [
+    ("bool", bool_),
+    ("bool_", bool_),
+    ("int8", int8),
+    ("int16", int16),
+    ("short", int16),
+    ("int32", int32),
+    ("int", int32),
+    ("int64", int64),
+    ("long", int64),
+    ("float16", float16),
+    ("half", float16),
+    ("bfloat16", bfloat16),
+    ("float32", float32),
+    ("float", float32),
+    ("float64", float64),
+    ("double", float64),
+    ("torch.float32", float32),
+    ("torch.half", float16),
+    ("torch.bfloat16", bfloat16),
+    ("torch.bool", bool_),
+    ("torch.long", int64),
+    ("pointwise.int16", int16),
+    (bool, bool_),
+    (int, int64),
+    (float, float64),
+    (float32, float32),
+]
+
+
+@pytest.mark.parametrize("obj,expected", ALIASES)
+def test_as_dtype_names_and_python_types(obj, expected):
+    assert as_dtype(obj) is expected
+
+
+class FakeTorchDtype:
+    """What a torch dtype looks like to as_dtype: its str()."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return f"torch.{self.name}"
+
+
+@pytest.mark.parametrize(
+    "name,expected",
+    [
+        ("float32", float32),
+        ("float16", float16),
+        ("bfloat16", bfloat16),
+        ("float64", float64),
+        ("int64", int64),
+        ("int32", int32),
+        ("int16", int16),
+        ("int8", int8),
+        ("bool", bool_),
+    ],
+)
+def test_as_dtype_torch_dtypes_by_name(name, expected):
+    assert as_dtype(FakeTorchDtype(name)) is expected
+
+
+@pytest.mark.parametrize("name", ["uint8", "complex64", "float8_e4m3fn", "qint8"])
+def test_as_dtype_rejects_unsupported_torch_dtypes(name):
+    with pytest.raises(TypeError, match="unsupported dtype"):
+        as_dtype(FakeTorchDtype(name))
+
+
+def test_as_dtype_numpy():
+    np = pytest.importorskip("numpy")
+    cases = {
+        np.float32: float32,
+        np.float16: float16,
+        np.float64: float64,
+        np.int8: int8,
+        np.int16: int16,
+        np.int32: int32,
+        np.int64: int64,
+        np.bool_: bool_,
+        np.dtype("float32"): float32,
+        np.dtype("int64"): int64,
+        np.dtype("bool"): bool_,
+        np.dtype("f2"): float16,
+        np.dtype("i1"): int8,
+    }
+    for obj, expected in cases.items():
+        assert as_dtype(obj) is expected, obj
+    for bad in (np.uint8, np.dtype("uint16"), np.complex64, np.dtype("c16")):
+        with pytest.raises(TypeError):
+            as_dtype(bad)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [complex, "complex64", "uint8", "uint16", "int4", "", None, object(), 3, 2.5, "i1"],
+)
+def test_as_dtype_errors_name_supported_dtypes(bad):
+    with pytest.raises(TypeError) as info:
+        as_dtype(bad)
+    message = str(info.value)
+    assert "unsupported dtype" in message
+    for dtype in ALL_DTYPES:
+        assert dtype.name in message
+
+
+def test_python_scalar_dtype():
+    assert python_scalar_dtype(True) is bool_
+    assert python_scalar_dtype(3) is int64
+    assert python_scalar_dtype(2.5) is float64
+    with pytest.raises(TypeError):
+        python_scalar_dtype(1j)
+    with pytest.raises(TypeError):
+        python_scalar_dtype("1")
+
+
+# torch.promote_types over (bool, int8, int16, int32, int64, float16,
+# bfloat16, float32, float64), row by column.
+B, I8, I16, I32, I64 = bool_, int8, int16, int32, int64
+F16, BF16, F32, F64 = float16, bfloat16, float32, float64
+ORDER = [B, I8, I16, I32, I64, F16, BF16, F32, F64]
+PROMOTE_TABLE = [
+    [B, I8, I16, I32, I64, F16, BF16, F32, F64],
+    [I8, I8, I16, I32, I64, F16, BF16, F32, F64],
+    [I16, I16, I16, I32, I64, F16, BF16, F32, F64],
+    [I32, I32, I32, I32, I64, F16, BF16, F32, F64],
+    [I64, I64, I64, I64, I64, F16, BF16, F32, F64],
+    [F16, F16, F16, F16, F16, F16, F32, F32, F64],
+    [BF16, BF16, BF16, BF16, BF16, F32, BF16, F32, F64],
+    [F32, F32, F32, F32, F32, F32, F32, F32, F64],
+    [F64, F64, F64, F64, F64, F64, F64, F64, F64],
+]
+
+
+def test_promote_types_table():
+    for row, a in enumerate(ORDER):
+        for col, b in enumerate(ORDER):
+            expected = PROMOTE_TABLE[row][col]
+            assert promote_types(a, b) is expected, (a, b)
+            assert promote_types(b, a) is expected, (b, a)
+
+
+def test_promote_types_accepts_names():
+    assert promote_types("half", "bfloat16") is float32
+    assert promote_types("long", "half") is float16
+    assert promote_types(bool, "int8") is int8
+
+
+def T(dtype):
+    return Operand(dtype, "tensor")
+
+
+def S(dtype_or_value):
+    return Operand.scalar(dtype_or_value)
+
+
+# torch.result_type with tensors (dims >= 1) and Python numbers.
+RESULT_TYPES = [
+    ((T(int8), S(1000)), int8),
+    ((T(int16), S(2.5)), float32),
+    ((T(bool_), T(bool_)), bool_),
+    ((T(float16), T(bfloat16)), float32),
+    ((T(int64), T(float16)), float16),
+    ((T(int32), S(2.5)), float32),
+    ((T(float16), S(2.5)), float16),
+    ((T(bfloat16), S(2.5)), bfloat16),
+    ((T(float64), S(2.5)), float64),
+    ((T(float32), S(2.5)), float32),
+    ((T(int64), S(True)), int64),
+    ((T(int8), S(True)), int8),
+    ((T(bool_), S(3)), int64),
+    ((T(bool_), S(2.5)), float32),
+    ((T(bool_), S(True)), bool_),
+    ((T(int32), S(7)), int32),
+    ((T(int32), T(int64)), int64),
+    ((T(int8), T(bool_)), int8),
+    ((T(bfloat16), T(int8)), bfloat16),
+    ((T(float16), T(float32)), float32),
+    ((T(bfloat16), T(float64)), float64),
+    ((T(int8), T(int16), S(2.5)), float32),
+    ((T(float16), S(3)), float16),
+    ((T(float16), S(3), S(2.5)), float16),
+    ((T(int32), S(3), S(2.5)), float32),
+    ((T(bool_), S(3), S(2.5)), float32),
+    ((T(bool_), S(True), S(3)), int64),
+    ((T(int16), T(float16), S(2.5)), float16),
+    ((T(int64), T(bool_), S(2.5)), float32),
+    # Python numbers only: wrapped floats count as the default dtype.
+    ((S(1), S(2.5)), float32),
+    ((S(1), S(2)), int64),
+    ((S(True), S(False)), bool_),
+    ((S(2.5),), float32),
+    ((S(True), S(2)), int64),
+    ((T(float64),), float64),
+    ((T(bfloat16),), bfloat16),
+]
+
+
+@pytest.mark.parametrize("operands,expected", RESULT_TYPES)
+def test_result_type(operands, expected):
+    assert result_type(*operands) is expected
+    assert result_type(*reversed(operands)) is expected
+
+
+def test_result_type_shorthands():
+    # A bare dtype is a tensor, a Python number a scalar.
+    assert result_type(int8, 1000) is int8
+    assert result_type("int32", 2.5) is float32
+    assert result_type(float16, bfloat16) is float32
+    assert result_type(True, bool_) is bool_
+
+
+def test_result_type_wrapped_float_of_any_width_is_the_default_dtype():
+    # PyTorch replaces the dtype of a wrapped floating number by the default.
+    assert result_type(S(float64)) is float32
+    assert result_type(S(float16)) is float32
+    assert result_type(T(int8), S(float64)) is float32
+    assert result_type(T(float16), S(float64)) is float16
+
+
+def test_operand_validation():
+    assert Operand("half", "scalar").dtype is float16
+    assert Operand(int8) == Operand(int8, "tensor")
+    assert Operand.tensor("float") == T(float32)
+    assert Operand.scalar(2.5) == Operand(float64, "scalar")
+    assert Operand.scalar(True).dtype is bool_
+    with pytest.raises(ValueError, match="kind"):
+        Operand(float32, "matrix")
+    with pytest.raises(TypeError):
+        Operand("complex64")
+    with pytest.raises(TypeError):
+        result_type()
+
+
+def test_module_exports():
+    for name in dt.__all__:
+        assert hasattr(dt, name), name
+    assert isinstance(dt.float32, DType)

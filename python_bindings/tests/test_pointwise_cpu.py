@@ -1,0 +1,388 @@
+"""@pw.pointwise on the CPU with NumPy arrays: results against NumPy,
+promotion, broadcasting, layouts, outputs, caches and every error."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pw = pytest.importorskip("pointwise")
+
+from pointwise import _compiler  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    # One disk cache for the whole session, silent compilation.
+    directory = tmp_path_factory.getbasetemp() / "pointwise-cache"
+    monkeypatch.setenv("POINTWISE_CACHE_DIR", str(directory))
+    monkeypatch.setenv("POINTWISE_PROGRESS", "0")
+
+
+@pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+              promotion_methods=[(0, 1, "DEFAULT")])
+def axpy(x, y, alpha):
+    return x * alpha + y
+
+
+@pw.pointwise(promotion_methods=[((0, 1), "DEFAULT"), ((0, 1), "DEFAULT")],
+              num_outputs=2)
+def polar(r, t):
+    return r * pw.cos(t), r * pw.sin(t)
+
+
+@pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+def copy(x):
+    return x
+
+
+@pw.pointwise(promotion_methods=[(0, 1, "ALWAYS_BOOL")])
+def less(x, y):
+    return x < y
+
+
+@pw.pointwise(promotion_methods=[(0, "INT_TO_FLOAT")])
+def gelu(x):
+    return 0.5 * x * (1.0 + pw.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def test_axpy_broadcast_and_allocation():
+    a = rng().standard_normal((3, 4), dtype=np.float32)
+    b = rng(1).standard_normal(4, dtype=np.float32)
+    z = axpy(a, b, 0.5)
+    assert z.dtype == np.float32 and z.shape == (3, 4)
+    np.testing.assert_allclose(z, a * np.float32(0.5) + b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (2, 3), (2, 1, 4), (2, 3, 4, 5),
+                                   (2, 1, 3, 1, 2, 3)])
+def test_ranks(shape):
+    a = rng().standard_normal(shape)
+    z = axpy(a, a, 2.0)
+    np.testing.assert_allclose(z, a * 3.0)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "sliced", "flipped",
+                                    "broadcast", "offset", "zero-size"])
+def test_layouts(layout):
+    base = rng().standard_normal((6, 8), dtype=np.float32)
+    other = rng(2).standard_normal((6, 8), dtype=np.float32)
+    if layout == "transposed":
+        x, y = base.T, other.T
+    elif layout == "sliced":
+        x, y = base[::2, 1::3], other[1::2, ::3]
+    elif layout == "flipped":
+        x, y = base[::-1, ::-1], other
+    elif layout == "broadcast":
+        x, y = base[:, :1], other[:1, :]
+    elif layout == "offset":
+        x, y = base[2:, 3:], other[:4, :5]
+    else:
+        x, y = base[:0], other[:0]
+    z = axpy(x, y, -1.5)
+    np.testing.assert_allclose(z, x * np.float32(-1.5) + y, rtol=1e-6)
+
+
+def test_output_follows_the_inputs_memory_order():
+    a = rng().standard_normal((5, 3), dtype=np.float32).T
+    z = axpy(a, a, 1.0)
+    assert z.strides == (4, 12)  # transposed, like the inputs (and PyTorch)
+    c = rng().standard_normal((2, 3, 4, 5)).transpose(0, 2, 3, 1)  # NHWC
+    z = copy(c)
+    np.testing.assert_array_equal(z, c)
+    assert np.argsort(z.strides).tolist() == np.argsort(c.strides).tolist()
+
+
+@pw.pointwise(is_tensor=[True, True, False],
+              promotion_methods=[(0, 1, 2, "DEFAULT")])
+def axpy_all(x, y, alpha):
+    return x * alpha + y
+
+
+@pytest.mark.parametrize("x_dtype,y_dtype,alpha,expected", [
+    ("float32", "float32", 0.5, "float32"),
+    ("float16", "float16", 0.5, "float16"),
+    ("int32", "int32", 2.0, "float32"),      # a Python float lifts ints
+    ("int8", "int32", 2.0, "float32"),
+    ("int8", "int16", 3, "int16"),           # a Python int does not
+    ("float16", "float32", 0.5, "float32"),
+    ("float64", "float32", 0.5, "float64"),
+    ("int64", "float16", 1.0, "float16"),
+])
+def test_default_promotion(x_dtype, y_dtype, alpha, expected):
+    x = (rng().standard_normal((4, 5)) * 10).astype(x_dtype)
+    y = (rng(3).standard_normal((4, 5)) * 10).astype(y_dtype)
+    z = axpy_all(x, y, alpha)
+    assert z.dtype == np.dtype(expected)
+    reference = x.astype(np.float64) * alpha + y.astype(np.float64)
+    tolerance = 2e-3 if expected == "float16" else 1e-5
+    np.testing.assert_allclose(z.astype(np.float64), reference, rtol=tolerance,
+                               atol=tolerance)
+
+
+def test_promotion_uses_the_listed_arguments_only():
+    # (0, 1): the scalar takes no part; the float result is truncated to the
+    # integer output, like FlagGems' pointwise_dynamic.
+    x = np.arange(-5, 5, dtype=np.int32)
+    z = axpy(x, x, 0.75)
+    assert z.dtype == np.int32
+    np.testing.assert_array_equal(z, np.trunc(x * 0.75 + x).astype(np.int32))
+
+
+def test_integer_scalar_keeps_integer_type():
+    @pw.pointwise(is_tensor=[True, False], promotion_methods=[(0, 1, "DEFAULT")])
+    def scale(x, k):
+        return x * k
+
+    x = np.arange(-6, 6, dtype=np.int16).reshape(3, 4)
+    z = scale(x, 3)
+    assert z.dtype == np.int16
+    np.testing.assert_array_equal(z, x * 3)
+    z = scale(x, 2.5)  # a float scalar: float32, PyTorch's default dtype
+    assert z.dtype == np.float32
+    np.testing.assert_allclose(z, x * 2.5)
+
+
+def test_bool_outputs_and_int_to_float():
+    x = rng().standard_normal((3, 4))
+    y = rng(1).standard_normal((3, 1))
+    b = less(x, y)
+    assert b.dtype == np.bool_
+    np.testing.assert_array_equal(b, x < y)
+    i = np.arange(-4, 8, dtype=np.int32).reshape(3, 4)
+    g = gelu(i)
+    assert g.dtype == np.float32
+    xf = i.astype(np.float64)
+    np.testing.assert_allclose(
+        g, 0.5 * xf * (1 + np.tanh(0.7978845608 * (xf + 0.044715 * xf ** 3))),
+        rtol=1e-5, atol=1e-6)
+
+
+def test_two_outputs():
+    r = rng().random((4, 6))
+    t = rng(1).random((4, 6))[:, ::-1]
+    x, y = polar(r, t)
+    np.testing.assert_allclose(x, r * np.cos(t))
+    np.testing.assert_allclose(y, r * np.sin(t))
+
+
+def test_preallocated_and_in_place_outputs():
+    a = rng().standard_normal((3, 4), dtype=np.float32)
+    b = rng(1).standard_normal((3, 4), dtype=np.float32)
+    expected = a * np.float32(2.0) + b
+    out = np.empty((4, 3), dtype=np.float32).T  # a transposed output
+    result = axpy(a, b, 2.0, out0=out)
+    assert result is out
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+    axpy(a, b, 2.0, out0=a)  # in place
+    np.testing.assert_allclose(a, expected, rtol=1e-6)
+    wide = np.zeros((3, 4), dtype=np.float64)  # float32 result into float64
+    axpy(b, b, 1.0, out0=wide)
+    np.testing.assert_allclose(wide, b.astype(np.float64) * 2, rtol=1e-6)
+
+
+def test_strided_buffer_flip():
+    a = np.arange(10, dtype=np.float32)
+    flipped = pw.StridedBuffer(a, strides=(-1,), offset=9)
+    out = np.empty_like(a)
+    copy.instantiate(1)(flipped, out0=out)
+    np.testing.assert_array_equal(out, a[::-1])
+    m = np.arange(12, dtype=np.int64).reshape(3, 4)
+    view = pw.StridedBuffer(m, shape=(4, 3), strides=(1, 4))
+    np.testing.assert_array_equal(copy(view), m.T)
+    with pytest.raises(ValueError, match="reaches elements"):
+        pw.StridedBuffer(a, strides=(-1,), offset=5)
+    with pytest.raises(ValueError, match="needs strides"):
+        pw.StridedBuffer(a, shape=(2, 5))
+
+
+def test_instantiate_fixed_rank():
+    add2 = axpy.instantiate(3)
+    a = rng().standard_normal((2, 3), dtype=np.float32)
+    out = np.empty((1, 2, 3), dtype=np.float32)
+    add2(a, a, 1.0, out0=out)
+    np.testing.assert_allclose(out[0], a * 2, rtol=1e-6)
+    with pytest.raises(ValueError, match="instantiated for rank 1, but the "
+                       "inputs broadcast to rank 2"):
+        axpy.instantiate(1)(a, a, 1.0)
+
+
+def test_all_dtypes_copy():
+    for dtype in ("bool", "int8", "int16", "int32", "int64", "float16",
+                  "float32", "float64"):
+        x = (rng().standard_normal((3, 5)) * 50).astype(dtype)[:, ::2]
+        np.testing.assert_array_equal(copy(x), x)
+
+
+def test_errors():
+    a = np.ones((3, 4), dtype=np.float32)
+    with pytest.raises(TypeError, match="expected 3 positional inputs"):
+        axpy(a, a)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'out1'"):
+        axpy(a, a, 1.0, out1=a)
+    with pytest.raises(TypeError, match="declared a scalar"):
+        axpy(a, a, a)
+    with pytest.raises(TypeError, match="declared a tensor"):
+        axpy(a, 2.0, 1.0)
+    with pytest.raises(ValueError, match="broadcast"):
+        axpy(a, np.ones((2, 4), dtype=np.float32), 1.0)
+    with pytest.raises(ValueError, match="out0 has shape"):
+        axpy(a, a, 1.0, out0=np.ones((4, 3), dtype=np.float32))
+    with pytest.raises(TypeError, match="cannot be cast"):
+        axpy(a, a, 1.0, out0=np.ones((3, 4), dtype=np.int32))
+    read_only = np.ones((3, 4), dtype=np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        axpy(a, a, 1.0, out0=read_only)
+    with pytest.raises(TypeError, match="unsupported|complex"):
+        copy(np.ones(3, dtype=np.complex64))
+    with pytest.raises(TypeError, match="expected a tensor"):
+        copy([1.0, 2.0])
+
+
+def test_overlapping_outputs_are_rejected():
+    a = np.ones(8, dtype=np.float64)
+    overlapping = pw.StridedBuffer(a, shape=(4,), strides=(1,), offset=1)
+    with pytest.raises(pw.LayoutError, match="overlap"):
+        copy(a[:4], out0=overlapping.view.owner[1:5][::-1])
+    both = np.zeros(5)
+    with pytest.raises(pw.LayoutError):
+        polar(a[:4], a[:4], out0=both[:4], out1=both[1:])
+
+
+def test_tracing_errors_are_clear():
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def relu(x):
+        if x > 0:
+            return x
+        return 0
+
+    with pytest.raises(pw.TracingError, match="pw.where"):
+        relu(np.ones(3))
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def fine(x):
+        return pw.where(x > 0, x, 0)
+
+    np.testing.assert_array_equal(fine(np.array([-1.0, 2.0])), [0.0, 2.0])
+
+
+def test_decorator_arguments_are_checked():
+    with pytest.raises(ValueError, match="promotion_methods is required"):
+        pw.pointwise(lambda x: x)
+    with pytest.raises(ValueError, match="inconsistent number of inputs"):
+        pw.pointwise(is_tensor=[True], promotion_methods=[(0, "DEFAULT")])(
+            lambda x, y: x)
+    with pytest.raises(ValueError):
+        pw.pointwise(promotion_methods=[(0, "SOMETIMES")])(lambda x: x)
+    with pytest.raises(ValueError):
+        pw.pointwise(promotion_methods=[(3, "DEFAULT")])(lambda x: x)
+
+
+def test_compiled_once_per_rank_and_dtypes():
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def double(x):
+        return x + x
+
+    for shape in [(3, 4), (5, 7), (100, 2), (1, 9)]:
+        x = rng().standard_normal(shape)
+        np.testing.assert_array_equal(double(x), x + x)
+        np.testing.assert_array_equal(double(x.T), x.T + x.T)
+        np.testing.assert_array_equal(double(x[::2, ::-1]), x[::2, ::-1] * 2)
+    assert len(double._launchers) == 1  # rank 2, float64: one family
+    double(np.ones(3, dtype=np.float32))
+    assert len(double._launchers) == 2
+
+
+def test_threads_share_one_compilation():
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def triple(x):
+        return x * 3
+
+    errors = []
+
+    def work(seed):
+        try:
+            for _ in range(20):
+                x = rng(seed).standard_normal((4, 3))
+                np.testing.assert_allclose(triple(x), x * 3)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(triple._launchers) == 1
+
+
+def test_disk_cache_is_used_by_a_new_process(tmp_path):
+    script = textwrap.dedent("""
+        import sys, numpy as np, pointwise as pw
+        from pointwise import _compiler
+        @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+        def negate(x):
+            return -x
+        x = np.arange(6.0).reshape(2, 3)
+        assert (negate(x) == -x).all()
+        print(sorted({l.origin for l in _compiler._memory.values()}))
+    """)
+    env = dict(os.environ, POINTWISE_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join(sys.path))
+    first = subprocess.run([sys.executable, "-c", script], env=env,
+                           capture_output=True, text=True, check=True)
+    second = subprocess.run([sys.executable, "-c", script], env=env,
+                            capture_output=True, text=True, check=True)
+    assert first.stdout.strip() == "['compiled']"
+    assert second.stdout.strip() == "['disk']"
+    files = [f for f in os.listdir(tmp_path) if f.endswith(".pwlib")]
+    assert len(files) == 1
+    # A damaged cache file is compiled again and replaced.
+    with open(tmp_path / files[0], "wb") as f:
+        f.write(b"not bitcode")
+    third = subprocess.run([sys.executable, "-c", script], env=env,
+                           capture_output=True, text=True, check=True)
+    assert third.stdout.strip() == "['compiled']"
+
+
+def test_progress_line(capfd, monkeypatch):
+    monkeypatch.setenv("POINTWISE_PROGRESS", "1")
+    monkeypatch.setenv("POINTWISE_CACHE_DIR", "")  # compile for sure
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def progress_probe(x):
+        return x * x
+
+    _compiler.clear_memory_cache()
+    progress_probe(np.ones(2, dtype=np.int8))
+    err = capfd.readouterr().err
+    assert "pointwise: compiling progress_probe (rank 1: int8 -> int8) for " \
+           "the CPU ... done in" in err
+
+
+def test_integer_division_by_zero_never_traps():
+    @pw.pointwise(promotion_methods=[((0, 1), "DEFAULT"), ((0, 1), "DEFAULT")],
+                  num_outputs=2)
+    def divmod_(x, y):
+        return x // y, x % y
+
+    for dtype in ("int8", "int32", "int64"):
+        info = np.iinfo(dtype)
+        x = np.array([7, -7, 7, -7, 5, info.min, info.min, 3], dtype=dtype)
+        y = np.array([2, 2, -2, -2, 0, -1, 1, -1], dtype=dtype)
+        q, r = divmod_(x, y)
+        with np.errstate(divide="ignore", over="ignore"):
+            expected_q = np.where(y == 0, 0, np.floor_divide(x, np.where(y == 0, 1, y)))
+            expected_r = np.where(y == 0, 0, np.remainder(x, np.where(y == 0, 1, y)))
+        np.testing.assert_array_equal(q, expected_q.astype(dtype))
+        np.testing.assert_array_equal(r, expected_r.astype(dtype))

@@ -1,0 +1,281 @@
+"""@pw.pointwise on the GPU with PyTorch (and CuPy, DLPack): every result
+against PyTorch eager, including the result dtype from torch.result_type.
+Skipped without a CUDA device."""
+
+import itertools
+
+import pytest
+
+torch = pytest.importorskip("torch")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA device", allow_module_level=True)
+pw = pytest.importorskip("pointwise")
+
+
+@pytest.fixture(autouse=True)
+def _quiet(monkeypatch, tmp_path_factory):
+    monkeypatch.setenv("POINTWISE_PROGRESS", "0")
+    monkeypatch.setenv("POINTWISE_CACHE_DIR",
+                       str(tmp_path_factory.getbasetemp() / "pointwise-cache"))
+
+
+DTYPES = [torch.bool, torch.int8, torch.int16, torch.int32, torch.int64,
+          torch.float16, torch.bfloat16, torch.float32, torch.float64]
+
+
+def random(shape, dtype, seed=0):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    if dtype == torch.bool:
+        return torch.rand(shape, device="cuda", generator=g) > 0.5
+    if dtype.is_floating_point:
+        return torch.randn(shape, device="cuda", generator=g).to(dtype)
+    return torch.randint(-50, 50, shape, device="cuda", generator=g).to(dtype)
+
+
+@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+def add(x, y):
+    return x + y
+
+
+@pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+              promotion_methods=[(0, 1, "DEFAULT")])
+def axpy(x, y, alpha):
+    return x * alpha + y
+
+
+@pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+def copy(x):
+    return x
+
+
+def tolerance(dtype):
+    return {torch.float16: 2e-3, torch.bfloat16: 1.6e-2}.get(dtype, 1e-6)
+
+
+@pytest.mark.parametrize("a_dtype,b_dtype", list(itertools.product(DTYPES, DTYPES)))
+def test_add_matches_torch_for_every_dtype_pair(a_dtype, b_dtype):
+    if a_dtype == torch.bool and b_dtype == torch.bool:
+        pytest.skip("torch adds bools as logical or; so do we, checked below")
+    a = random((33, 17), a_dtype, 1)
+    b = random((17,), b_dtype, 2)
+    ours = add(a, b)
+    expected = a + b
+    assert ours.dtype == expected.dtype == torch.result_type(a, b)
+    tol = tolerance(expected.dtype)
+    torch.testing.assert_close(ours, expected, rtol=tol, atol=tol)
+
+
+def test_bool_add_is_logical_or():
+    a = random((64,), torch.bool, 1)
+    b = random((64,), torch.bool, 2)
+    ours = add(a, b)
+    assert ours.dtype == torch.bool
+    assert torch.equal(ours, a | b)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32,
+                                   torch.float64, torch.int32])
+def test_axpy_scalar_as_wrapped_number(dtype):
+    a = random((8, 128), dtype, 3)
+    b = random((8, 128), dtype, 4)
+    ours = axpy(a, b, 0.5)
+    assert ours.dtype == dtype
+    expected = (a.double() * 0.5 + b.double()).to(dtype) if not dtype.is_floating_point \
+        else (a.float() * 0.5 + b.float()).to(dtype)
+    tol = tolerance(dtype)
+    torch.testing.assert_close(ours, expected, rtol=tol, atol=tol if dtype.is_floating_point else 1)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "nchw+nhwc",
+                                    "sliced", "broadcast", "rank5", "empty",
+                                    "rank0"])
+def test_layouts(layout):
+    if layout == "contiguous":
+        a, b = random((1000, 300), torch.float32, 1), random((1000, 300), torch.float32, 2)
+    elif layout == "transposed":
+        a, b = random((300, 1000), torch.float32, 1).t(), random((1000, 300), torch.float32, 2)
+    elif layout == "nchw+nhwc":
+        a = random((8, 32, 16, 16), torch.float32, 1)
+        b = random((8, 16, 16, 32), torch.float32, 2).permute(0, 3, 1, 2)
+    elif layout == "sliced":
+        a = random((64, 130), torch.float32, 1)[::2, 1:129:2]
+        b = random((32, 64), torch.float32, 2)
+    elif layout == "broadcast":
+        a, b = random((512, 1), torch.float32, 1), random((1, 256), torch.float32, 2)
+    elif layout == "rank5":
+        a = random((4, 5, 6, 7, 66), torch.float32, 1)[..., 1:65]
+        b = random((6, 1, 64), torch.float32, 2)
+    elif layout == "empty":
+        a, b = random((0, 5), torch.float32, 1), random((5,), torch.float32, 2)
+    else:
+        a, b = random((), torch.float32, 1), random((), torch.float32, 2)
+    ours = axpy(a, b, 2.0)
+    torch.testing.assert_close(ours, a * 2.0 + b)
+    # The output is allocated in the inputs' memory order, like eager.
+    expected = a * 2.0 + b
+    if ours.numel() > 1:
+        assert ours.stride() == expected.stride(), layout
+
+
+def test_gelu_f16_and_two_outputs():
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def gelu(x):
+        return 0.5 * x * (1.0 + pw.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+
+    x = random((4096, 1024), torch.float16, 5)
+    torch.testing.assert_close(gelu(x), torch.nn.functional.gelu(x, approximate="tanh"),
+                               rtol=2e-3, atol=2e-3)
+
+    @pw.pointwise(promotion_methods=[((0, 1), "DEFAULT"), ((0, 1), "DEFAULT")],
+                  num_outputs=2)
+    def polar(r, t):
+        return r * pw.cos(t), r * pw.sin(t)
+
+    r, t = random((1024, 512), torch.float32, 6).abs(), random((1024, 512), torch.float32, 7)
+    x, y = polar(r, t)
+    torch.testing.assert_close(x, r * torch.cos(t))
+    torch.testing.assert_close(y, r * torch.sin(t))
+
+
+def test_in_place_and_preallocated():
+    a = random((256, 256), torch.float32, 1)
+    b = random((256,), torch.float32, 2)
+    expected = a * 3.0 + b
+    out = torch.empty((256, 256), device="cuda").t()
+    assert axpy(a, b, 3.0, out0=out) is out
+    torch.testing.assert_close(out, expected)
+    axpy(a, b, 3.0, out0=a)
+    torch.testing.assert_close(a, expected)
+
+
+def test_flip_with_strided_buffer():
+    a = random((37, 129), torch.float32, 3)
+    strides = (-a.stride(0), -a.stride(1))
+    offset = (a.shape[0] - 1) * a.stride(0) + (a.shape[1] - 1) * a.stride(1)
+    flipped = pw.StridedBuffer(a, strides=strides, offset=offset)
+    out = torch.empty_like(a)
+    copy.instantiate(2)(flipped, out0=out)
+    assert torch.equal(out, torch.flip(a, (0, 1)))
+    with pytest.raises(ValueError, match="reaches elements"):
+        pw.StridedBuffer(a, strides=strides, offset=offset - 1)
+
+
+def test_runs_on_the_current_torch_stream():
+    stream = torch.cuda.Stream()
+    a = random((4096, 4096), torch.float32, 1)
+    b = random((4096, 4096), torch.float32, 2)
+    torch.cuda.synchronize()
+    with torch.cuda.stream(stream):
+        out = axpy(a, b, 1.0)
+        again = axpy(out, b, 1.0)  # ordered after `out` on the same stream
+    stream.synchronize()
+    torch.testing.assert_close(again, a + 2 * b)
+
+
+def test_dlpack_objects_bf16():
+    class DLPackOnly:
+        def __init__(self, tensor):
+            self.tensor = tensor
+
+        def __dlpack__(self, stream=None):
+            return self.tensor.__dlpack__()
+
+        def __dlpack_device__(self):
+            return self.tensor.__dlpack_device__()
+
+    a = random((100, 3), torch.bfloat16, 1)
+    b = random((100, 3), torch.bfloat16, 2)
+    out = torch.empty_like(a)
+    add(DLPackOnly(a), DLPackOnly(b), out0=DLPackOnly(out))
+    torch.testing.assert_close(out, a + b)
+
+
+def test_cuda_array_interface():
+    class Interface:
+        def __init__(self, tensor):
+            self.tensor = tensor
+            self.__cuda_array_interface__ = tensor.__cuda_array_interface__
+
+    a = random((10, 20), torch.float32, 1)
+    out = torch.empty_like(a)
+    copy(Interface(a[:, ::2].contiguous()), out0=out[:, ::2])
+    torch.testing.assert_close(out[:, ::2], a[:, ::2])
+
+
+def test_cupy_if_available():
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(12, dtype=cupy.float32).reshape(3, 4)
+    z = axpy(x, x.T.copy().T, 2.0)
+    assert isinstance(z, cupy.ndarray)
+    cupy.testing.assert_allclose(z, x * 3)
+
+
+def test_cpu_tensors_run_on_the_cpu():
+    a = torch.arange(6.0).reshape(2, 3)
+    z = axpy(a, a, 1.0)
+    assert z.device.type == "cpu"
+    assert torch.equal(z, a * 2)
+
+
+def test_errors():
+    a = random((4, 4), torch.float32)
+    with pytest.raises(ValueError, match="different devices"):
+        add(a, a.cpu())
+    with pytest.raises(ValueError, match="broadcast"):
+        add(a, random((3,), torch.float32))
+    with pytest.raises(ValueError, match="out0 has shape"):
+        add(a, a, out0=random((4, 5), torch.float32))
+    with pytest.raises(TypeError, match="cannot be cast"):
+        add(a, a, out0=random((4, 4), torch.int32))
+    with pytest.raises(pw.LayoutError, match="overlap"):
+        copy(a, out0=a.expand(4, 4)[:, :1].expand(4, 4))
+    with pytest.raises(TypeError, match="declared a scalar"):
+        axpy(a, a, a)
+    with pytest.raises(TypeError):
+        copy(random((4,), torch.float32).to(torch.complex64))
+
+
+def test_compiled_per_rank_not_per_shape():
+    @pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+    def mul(x, y):
+        return x * y
+
+    for shape in [(7, 9), (1024, 3), (3, 1024), (1, 1)]:
+        x, y = random(shape, torch.float32, 1), random(shape, torch.float32, 2)
+        torch.testing.assert_close(mul(x, y), x * y)
+        torch.testing.assert_close(mul(x.t(), y.t()), x.t() * y.t())
+        torch.testing.assert_close(mul(x[:, :1], y), x[:, :1] * y)
+    assert len(mul._launchers) == 1
+
+
+def test_fast_path_matches_the_general_call():
+    @pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+                  promotion_methods=[(0, 1, "DEFAULT")])
+    def fma_like(x, y, alpha):
+        return x * alpha + y
+
+    a = random((64, 33), torch.float32, 1)
+    b = random((64, 33), torch.float32, 2)
+    torch.testing.assert_close(fma_like(a, b, 2.0), a * 2 + b)  # general call
+    assert fma_like._fast is not None and fma_like._plans
+    for shape in [(64, 33), (5, 7), (1, 1), (300, 1000)]:  # fast path
+        x = random(shape, torch.float32, 3)
+        y = random(shape, torch.float32, 4)
+        torch.testing.assert_close(fma_like(x, y, -1.5), x * -1.5 + y)
+        out = torch.empty(shape, device="cuda")
+        assert fma_like(x, y, 3, out0=out) is out  # an int for a float scalar
+        torch.testing.assert_close(out, x * 3 + y)
+        # Cases the fast path hands to the general call.
+        torch.testing.assert_close(fma_like(x.t(), y.t(), 1.0), x.t() + y.t())
+        torch.testing.assert_close(fma_like(x, y[:1], 1.0), x + y[:1])
+        wide = torch.empty(shape, device="cuda", dtype=torch.float64)
+        fma_like(x, y, 1.0, out0=wide)
+        torch.testing.assert_close(wide, (x + y).double())
+        with pytest.raises(TypeError, match="cannot be cast"):
+            fma_like(x, y, 1.0, out0=torch.empty(shape, device="cuda",
+                                                 dtype=torch.int32))
+        with pytest.raises(TypeError, match="unexpected keyword"):
+            fma_like(x, y, 1.0, out7=out)
+    h = random((10, 10), torch.float16, 5)
+    torch.testing.assert_close(fma_like(h, h, 0.5), (h.float() * 1.5).half(),
+                               rtol=2e-3, atol=2e-3)
