@@ -393,7 +393,11 @@ class PointwiseFunction:
         if device[0] == "cuda":
             launcher.select(device[1], _Stream.handle(first))
         launcher.launch(packed)
-        if device[0] == "cuda" and first.framework == "torch" and views:
+        # The fast path's plan: only for outputs of the promoted dtypes (a
+        # call with other preallocated outputs must not change what later
+        # calls allocate).
+        if device[0] == "cuda" and first.framework == "torch" and views and \
+                tuple(out_dtypes) == promoted:
             torch = sys.modules["torch"]
             key = (tuple(v.owner.dtype for v in views),
                    tuple(type(a) for a, t in zip(args, self.is_tensor) if not t),
