@@ -25,7 +25,7 @@ import sys
 import threading
 
 from . import _arrays, _compiler, _dtypes, _promotion, _trace
-from ._runtime import PW_ERROR_LAYOUT, PointwiseError, load_runtime
+from ._runtime import PW_ERROR_LAYOUT, PointwiseError, _bf16_bits, load_runtime
 
 __all__ = ["pointwise", "PointwiseFunction", "LayoutError"]
 
@@ -74,14 +74,6 @@ def _python_value(value, dtype):
 _PACK_CODES = {"bool": "?", "int8": "b", "int16": "h", "int32": "i",
                "int64": "q", "float16": "e", "bfloat16": "H", "float32": "f",
                "float64": "d"}
-
-
-def _bf16_bits(value):
-    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
-    if (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF):
-        return ((bits >> 16) & 0xFFFF) | 0x0040
-    bits += 0x7FFF + ((bits >> 16) & 1)
-    return (bits >> 16) & 0xFFFF
 
 
 class _Launcher:
