@@ -44,16 +44,14 @@ class _ScalarKind:
             return _dtypes.int64
         if isinstance(value, float):
             return _dtypes.float64
-        # NumPy scalars and other numbers: by their Python equivalent.
-        for python_type, dtype in ((bool, _dtypes.bool_), (int, _dtypes.int64),
-                                   (float, _dtypes.float64)):
+        # NumPy scalars: by their dtype's category.
+        if type(value).__module__ == "numpy" and hasattr(value, "dtype"):
             try:
-                if type(value).__module__ == "numpy" and \
-                        _dtypes.as_dtype(value.dtype).category == \
-                        {bool: 0, int: 1, float: 2}[python_type]:
-                    return dtype
-            except (TypeError, AttributeError):
-                pass
+                category = _dtypes.as_dtype(value.dtype).category
+            except TypeError:
+                category = None
+            if category is not None:
+                return (_dtypes.bool_, _dtypes.int64, _dtypes.float64)[category]
         raise TypeError("%s: argument %d is declared a scalar (is_tensor=False) "
                         "but got %s; pass a Python bool, int or float"
                         % (name, index, type(value).__name__))
@@ -147,11 +145,6 @@ class _Stream:
     @staticmethod
     def handle(view):
         framework = view.framework
-        owner = view.owner
-        if framework == "strided":
-            owner_module = type(owner).__module__
-            framework = ("torch" if owner_module.startswith("torch") else
-                         "cupy" if owner_module.startswith("cupy") else "")
         if framework == "torch":
             torch = sys.modules["torch"]
             raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
