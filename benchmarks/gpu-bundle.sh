@@ -13,12 +13,15 @@
 # Contents (flat, so that the kernel libraries' $ORIGIN rpath finds the
 # runtime):
 #   libPointwiseRuntime.so
+#   _fastcall.abi3.so           the C call path of @pw.pointwise
 #   workloads.so                benchmarks/workloads.mlir
 #   kernels.so                  test/Integration/GPU/kernels.mlir
 #   kernels-bf16-scalar.so      test/Integration/GPU/kernels-bf16-scalar.mlir
 #   host_overhead               benchmarks/host_overhead.cpp
 #   pointwise/                  python_bindings/pointwise (ctypes only)
-#   test_families.py, gpu_bench.py, MANIFEST
+#   test_families.py, gpu_bench.py, ab_bench.py, host_breakdown.py, MANIFEST
+#   workloads-<name>.so         PW_AB_VARIANTS builds of workloads.mlir with
+#                               other options, for ab_bench.py
 #   diff/                       the differential suite's GPU mode
 #                               (PW_DIFF_CASES cases, default 150; 0: none)
 #   libPointwiseC.so.xz         the compiler for @pw.pointwise, MLIR and LLVM
@@ -49,6 +52,9 @@ say() { echo "gpu-bundle: $*"; }
 if ((do_build)); then
   say "building pw-compile and PointwiseRuntime in $build"
   cmake --build "$build" --target pw-compile PointwiseRuntime
+  if grep -q "PointwiseFastCall" "$build/build.ninja" 2>/dev/null; then
+    cmake --build "$build" --target PointwiseFastCall
+  fi
   if grep -q "POINTWISE_STATIC_C_API:BOOL=ON" "$build/CMakeCache.txt"; then
     cmake --build "$build" --target PointwiseCStatic
   fi
@@ -66,6 +72,14 @@ trap 'rm -rf "$staging"' EXIT
 
 say "runtime: $runtime"
 cp "$runtime" "$staging/"
+# The C call path of @pw.pointwise (stable ABI: the GPU machine's Python
+# 3.12 loads this 3.11 build).
+if [[ -f "$build/lib/_fastcall.abi3.so" ]]; then
+  cp "$build/lib/_fastcall.abi3.so" "$staging/"
+else
+  say "no $build/lib/_fastcall.abi3.so (python3-dev missing?): @pw.pointwise" \
+    "keeps its Python fast path there" >&2
+fi
 
 # The three kernel libraries, compiled in parallel.
 declare -A sources=(
@@ -113,7 +127,22 @@ cp "$root"/python_bindings/tests/*.py "$staging/pytests/"
 say "python_bindings/pointwise, test_families.py, gpu_bench.py"
 mkdir -p "$staging/pointwise"
 cp "$root"/python_bindings/pointwise/*.py "$staging/pointwise/"
-cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" "$staging/"
+cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" \
+  "$root/benchmarks/ab_bench.py" "$root/benchmarks/host_breakdown.py" "$staging/"
+
+# Extra builds of the workloads for ab_bench.py: PW_AB_VARIANTS="name=options;
+# name=options", each compiled to workloads-<name>.so with those pw-compile
+# options (e.g. "u2=--unroll=2;b256=--block-size=256 --unroll=2").
+IFS=';' read -r -a ab_variants <<<"${PW_AB_VARIANTS:-}"
+for variant in "${ab_variants[@]}"; do
+  [[ -n "$variant" ]] || continue
+  name=${variant%%=*}
+  # shellcheck disable=SC2086  # the options split into words
+  say "pw-compile benchmarks/workloads.mlir ${variant#*=} -> workloads-$name.so"
+  # shellcheck disable=SC2086
+  "$pwc" "$root/benchmarks/workloads.mlir" ${variant#*=} \
+    -o "$staging/workloads-$name.so" --runtime-dir "$build/lib"
+done
 
 # Check that the Python layer reads every table (no GPU needed).
 # The differential suite's GPU mode: random cases compiled into families,

@@ -18,7 +18,10 @@ outputs.
 """
 
 import ctypes
+import importlib.machinery
+import importlib.util
 import inspect
+import os
 import re
 import struct
 import sys
@@ -115,6 +118,12 @@ class _Launcher:
     def select(self, device, stream):
         """Makes `device` and `stream` current for this thread's launches
         (the runtime's per-thread state), skipping calls when unchanged."""
+        fastcall = _load_fastcall(self.runtime)
+        if fastcall is not None:  # its record of the state is the one in use
+            status = fastcall.select(device, stream or None)
+            if status:
+                raise self.runtime.error(status)
+            return
         state = _thread_state
         if getattr(state, "device", None) != device:
             status = self.runtime.lib.pwSetDevice(device)
@@ -130,13 +139,58 @@ class _Launcher:
         self.pack(buffer, 0, *values)
         status = self.runtime._launch(self.family, args)
         if status:
-            error = self.runtime.error(status)
-            if status == _LAYOUT_STATUS:
-                raise LayoutError(status, error.message)
-            raise error
+            _raise_launch_error(self.runtime, status)
+
+
+def _raise_launch_error(runtime, status):
+    error = runtime.error(status)
+    if status == _LAYOUT_STATUS:
+        raise LayoutError(status, error.message)
+    raise error
 
 
 _thread_state = threading.local()
+
+_FASTCALL_NAME = "_fastcall.abi3.so"
+_fastcall = None
+_fastcall_lock = threading.Lock()
+
+
+def _fastcall_candidates(runtime_path):
+    here = os.path.dirname(os.path.abspath(__file__))
+    directories = [here, os.path.dirname(here)]
+    if runtime_path and os.sep in runtime_path:
+        directories.insert(0, os.path.dirname(runtime_path))
+    directories.append(os.path.join(here, "..", "..", "build", "lib"))
+    return [os.path.join(d, _FASTCALL_NAME) for d in directories]
+
+
+def _load_fastcall(runtime):
+    """The C call path (python_bindings/src/FastCall.cpp, built next to the
+    runtime), bound to `runtime`'s entry points; None where it was not built
+    or ``POINTWISE_FASTCALL=0``: the Python fast path then serves."""
+    global _fastcall
+    if _fastcall is not None:
+        return _fastcall or None
+    with _fastcall_lock:
+        if _fastcall is None:
+            module = False
+            if os.environ.get("POINTWISE_FASTCALL", "1") not in ("0", "no", ""):
+                path = next((c for c in _fastcall_candidates(runtime.path)
+                             if os.path.isfile(c)), None)
+                if path is not None:
+                    loader = importlib.machinery.ExtensionFileLoader(
+                        "pointwise._fastcall", path)
+                    spec = importlib.util.spec_from_loader(loader.name, loader)
+                    module = importlib.util.module_from_spec(spec)
+                    loader.exec_module(module)
+                    address = ctypes.cast
+                    module.bind(
+                        address(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
+                        address(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                        address(runtime.lib.pwSetStream, ctypes.c_void_p).value)
+            _fastcall = module
+    return _fastcall or None
 
 
 class _Stream:
@@ -387,8 +441,11 @@ class PointwiseFunction:
             key = (tuple(v.owner.dtype for v in views),
                    tuple(type(a) for a, t in zip(args, self.is_tensor) if not t),
                    rank, device[1])
+            codes = "".join(" " if kind is None else _PACK_CODES[kind.name]
+                            for kind in launcher.kinds[:self.num_inputs])
             self._plans[key] = (launcher, tuple(
-                getattr(torch, d.name) for d in out_dtypes))
+                getattr(torch, d.name) for d in out_dtypes),
+                launcher.family.value, codes)
         return results[0] if self.num_outputs == 1 else tuple(results)
 
     def _launcher(self, rank, signature, out_dtypes, device):
@@ -445,6 +502,16 @@ def _build_fast_path(function):
                           for d in function.scalar_dtypes):
         return None  # half-precision scalars need their bits packed
     k = function.num_outputs
+    runtime = load_runtime()
+    fastcall = _load_fastcall(runtime)
+    if fastcall is not None:
+        return fastcall.FastPath(
+            num_inputs=n, num_outputs=k, tensor_positions=tuple(tensors),
+            scalar_positions=tuple(scalars),
+            output_names=function._output_names, plans=function._plans,
+            slow=function._call, tensor_type=torch.Tensor,
+            empty_like=torch.empty_like, raw_stream=raw_stream,
+            raise_error=lambda status: _raise_launch_error(runtime, status))
     lines = ["def fast(args, outputs):"]
     lines.append("    if len(args) != %d:" % n)
     lines.append("        return slow(args, outputs, None)")
@@ -469,7 +536,7 @@ def _build_fast_path(function):
         "".join("type(a%d), " % i for i in scalars)))
     lines.append("    if plan is None:")
     lines.append("        return slow(args, outputs, None)")
-    lines.append("    launcher, out_dtypes = plan")
+    lines.append("    launcher, out_dtypes = plan[0], plan[1]")
     for o in range(k):
         lines.append("    o%d = outputs.pop('out%d', None) if outputs else None" % (o, o))
     lines.append("    if outputs:")
@@ -479,8 +546,11 @@ def _build_fast_path(function):
                  "if v is not None}, None)")
     for o in range(k):
         lines.append("    if o%d is None:" % o)
-        lines.append("        o%d = empty(shape, dtype=out_dtypes[%d], device=a%d.device)"
-                     % (o, o, t0))
+        # empty_like of a contiguous tensor: contiguous, and cheaper than
+        # torch.empty(shape, dtype=, device=).
+        lines.append("        o%d = empty_like(a%d) if out_dtypes[%d] is a%d.dtype "
+                     "else empty_like(a%d, dtype=out_dtypes[%d])"
+                     % (o, t0, o, t0, t0, o))
         lines.append("    elif type(o%d) is not T or o%d.shape != shape or "
                      "o%d.dtype is not out_dtypes[%d] or not o%d.is_contiguous() "
                      "or o%d.get_device() != device:" % (o, o, o, o, o, o))
@@ -507,7 +577,7 @@ def _build_fast_path(function):
     else:
         lines.append("    return (%s)" % ", ".join("o%d" % o for o in range(k)))
     namespace = {"T": torch.Tensor, "slow": function._call,
-                 "plans": function._plans, "empty": torch.empty,
+                 "plans": function._plans, "empty_like": torch.empty_like,
                  "raw_stream": raw_stream, "state": _thread_state,
                  "state_device": getattr}
     source = "\n".join(lines) + "\n"

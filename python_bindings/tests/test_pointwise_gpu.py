@@ -65,6 +65,36 @@ def test_add_matches_torch_for_every_dtype_pair(a_dtype, b_dtype):
     torch.testing.assert_close(ours, expected, rtol=tol, atol=tol)
 
 
+@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT"), (0, 1, "DEFAULT")],
+              num_outputs=2)
+def floor_div_and_mod(x, y):
+    return x // y, x % y
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32,
+                                   torch.float64, torch.int32, torch.int64])
+def test_floor_division_and_remainder(dtype):
+    # Floating-point % has no PTX instruction: the kernel calls libdevice's
+    # fmod, then corrects the sign as Python (and torch.remainder) do.
+    a = random((4, 300), dtype, 5) * 7
+    b = random((300,), dtype, 6)
+    if dtype.is_floating_point:
+        b = torch.where(b.abs() < 0.25, torch.full_like(b, 0.5), b)
+    else:
+        b = torch.where(b == 0, torch.ones_like(b), b)
+    quotient, remainder = floor_div_and_mod(a, b)
+    assert quotient.dtype == remainder.dtype == dtype
+    tol = tolerance(dtype) if dtype.is_floating_point else 0
+    torch.testing.assert_close(remainder, torch.remainder(a, b), rtol=tol,
+                               atol=tol * 8)
+    if dtype.is_floating_point:  # floor(a / b), as the CPU tests document
+        expected = torch.floor(a.float() / b.float()).to(dtype) \
+            if dtype in (torch.float16, torch.bfloat16) else torch.floor(a / b)
+        torch.testing.assert_close(quotient, expected, rtol=0, atol=0)
+    else:
+        torch.testing.assert_close(quotient, torch.div(a, b, rounding_mode="floor"))
+
+
 def test_bool_add_is_logical_or():
     a = random((64,), torch.bool, 1)
     b = random((64,), torch.bool, 2)

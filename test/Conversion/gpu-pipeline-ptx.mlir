@@ -103,3 +103,24 @@ func.func @add_transposed_large(%a: memref<8192x8192xf32>, %b: memref<8192x8192x
   }
   return
 }
+
+// -----
+
+// Floating-point remainder has no PTX instruction: the kernel calls
+// libdevice's fmod (inlined), in f32 and in f64; the host code keeps none.
+// CHECK-LABEL: .visible .entry fmod_f32_f64_kernel(
+// CHECK-NOT: call
+// CHECK: cvt.rzi.f32.f32
+// CHECK-NOT: call
+// CHECK: st.global.b32
+// CHECK-NOT: call
+// CHECK: st.global.b64
+func.func @fmod_f32_f64(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf64>, %d: memref<?xf64>, %x: memref<?xf32>, %y: memref<?xf64>) {
+  pointwise.map ins(%a, %b, %c, %d : memref<?xf32>, memref<?xf32>, memref<?xf64>, memref<?xf64>) outs(%x, %y : memref<?xf32>, memref<?xf64>) {
+  ^bb0(%p: f32, %q: f32, %r: f64, %s: f64):
+    %0 = arith.remf %p, %q : f32
+    %1 = arith.remf %r, %s : f64
+    pointwise.yield %0, %1 : f32, f64
+  }
+  return
+}

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -120,8 +121,12 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  // Arith and index ops of the host functions only: convert-gpu-to-nvvm
+  // lowers the kernels' own, mapping what NVPTX has no instruction for
+  // (arith.remf) to libdevice. Converted here, `llvm.frem` would stay
+  // illegal in the kernels.
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createArithToLLVMConversionPass());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createConvertIndexToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

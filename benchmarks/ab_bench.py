@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""A/B comparison of kernel libraries built with different code-generation
+options, in one process, on gpu_bench.py's workloads.
+
+    python3 ab_bench.py --libs base.so,unroll2.so [--workloads a,b]
+                        [--rounds 5] [--inductor]
+
+Every library is a `pw-compile benchmarks/workloads.mlir` build (same
+families, other options). For each workload the inputs are made once; every
+library's family is checked against eager on every element, then the
+libraries are timed in turn, `--rounds` times (interleaved, so that drift
+of the machine hits them all alike), with gpu_bench's do_bench settings.
+The table shows the median over rounds in % of copy bandwidth, with eager
+(and Inductor static with --inductor) for reference. Differences below
+about 0.3 points are noise (benchmarks/NOTES.md).
+"""
+
+import argparse
+import pathlib
+import statistics
+import sys
+
+import torch
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gpu_bench as gb  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--libs", required=True,
+                        help="comma-separated workloads.so builds")
+    parser.add_argument("--workloads", default="",
+                        help="comma-separated names (default: all 13)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--inductor", action="store_true",
+                        help="also time torch.compile(dynamic=False)")
+    options = parser.parse_args()
+    libs = [pathlib.Path(p) for p in options.libs.split(",") if p]
+    names = [n for n in options.workloads.split(",") if n] or list(gb.W)
+    unknown = [n for n in names if n not in gb.W]
+    if unknown:
+        sys.exit("ab_bench: unknown workloads %s" % unknown)
+
+    _, package_dir = gb._find_paths(str(libs[0]))
+    sys.path.insert(0, str(package_dir))
+    import pointwise as pw
+    gb.pw = pw
+    families = []
+    for lib in libs:
+        library = pw.KernelLibrary(str(lib))
+        families.append({name: library.family(name)
+                         for name in set(gb.FAMILY_OF.values())})
+    gb.g = torch.Generator(device=gb.dev).manual_seed(0)
+    ceiling = gb.copy_bw()
+    props = torch.cuda.get_device_properties(0)
+    print("device: %s; copy bandwidth %.0f GB/s; %d rounds"
+          % (props.name, ceiling, options.rounds))
+    labels = [lib.stem for lib in libs]
+    peers = ["eager"] + (["inductor"] if options.inductor else [])
+    print("| workload | " + " | ".join(labels + peers) + " |")
+    print("|---" * (1 + len(labels) + len(peers)) + "|")
+    failed = False
+    for name in names:
+        case = gb.W[name]()
+        args = case.args
+        timings = [[] for _ in libs]
+        wrong = set()
+        for index, fams in enumerate(families):
+            gb.F = fams
+            _, ok, _ = gb.check(case, gb.FAMILY_OF[name])
+            if not ok:
+                wrong.add(index)
+                failed = True
+        outs = case.outs(*args)
+        for _ in range(options.rounds):
+            for index, fams in enumerate(families):
+                gb.F = fams
+                timings[index].append(gb.bench(lambda: case.ours(*args, *outs)))
+        peer_ms = [gb.bench(lambda: case.eager(*args))]
+        if options.inductor:
+            compiled = torch.compile(case.eager, dynamic=False)
+            compiled(*args)
+            peer_ms.append(gb.bench(lambda: compiled(*args)))
+
+        def pct(ms):
+            return 100 * case.bytes / (ms * 1e-3) / 1e9 / ceiling
+        cells = ["%.1f%s" % (pct(statistics.median(t)),
+                             " WRONG" if i in wrong else "")
+                 for i, t in enumerate(timings)]
+        cells += ["%.1f" % pct(ms) for ms in peer_ms]
+        print("| %s | %s |" % (name, " | ".join(cells)), flush=True)
+        del case, args, outs
+        torch.cuda.empty_cache()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

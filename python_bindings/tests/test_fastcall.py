@@ -1,0 +1,265 @@
+"""pointwise._fastcall (python_bindings/src/FastCall.cpp), the C call path of
+@pw.pointwise, without a GPU: a stand-in tensor type and ctypes callbacks in
+place of the runtime's pwFamilyLaunch, pwSetDevice and pwSetStream. Checks
+what reaches the launch (descriptors, scalars, family), what is allocated,
+and that every case outside the common one goes to the general path
+untouched."""
+
+import ctypes
+import struct
+
+import pytest
+
+from pointwise import _pointwise
+from pointwise._runtime import load_runtime
+
+LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
+                          ctypes.POINTER(ctypes.c_void_p))
+SET_DEVICE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)
+SET_STREAM = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+FAMILY = 0xFA0000
+STREAM = 0x5EA0
+
+
+class FakeTensor:
+    """What the C path reads of a torch.Tensor."""
+
+    next_address = 0x10000
+
+    def __init__(self, shape, dtype="f32", device=0, contiguous=True,
+                 cuda=True):
+        self.shape = tuple(shape)
+        self.dtype = dtype
+        self.device = device
+        self.contiguous = contiguous
+        self.is_cuda = cuda
+        self.address = FakeTensor.next_address
+        FakeTensor.next_address += 0x10000
+
+    def get_device(self):
+        return self.device
+
+    def is_contiguous(self):
+        return self.contiguous
+
+    def data_ptr(self):
+        return self.address
+
+
+class SubTensor(FakeTensor):
+    pass
+
+
+def empty_like(tensor, dtype=None):
+    return FakeTensor(tensor.shape, dtype or tensor.dtype, tensor.device)
+
+
+@pytest.fixture
+def fastcall():
+    runtime = load_runtime()
+    module = _pointwise._load_fastcall(runtime)
+    if module is None:
+        pytest.skip("pointwise._fastcall is not built (no Python headers)")
+    yield module
+    # Back to the real runtime for the rest of the session.
+    cast = ctypes.cast
+    module.bind(cast(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
+                cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
+
+
+class Harness:
+    """A FastPath over fakes; records launches, selections and hand-overs."""
+
+    def __init__(self, module, num_inputs, scalars=(), num_outputs=1,
+                 status=0):
+        self.launches, self.devices, self.streams, self.slow_calls = [], [], [], []
+        self.status = status
+        self.rank = None
+
+        def launch(family, args):
+            self.launches.append((family, self._unpack(args)))
+            return self.status
+
+        def set_device(device):
+            self.devices.append(device)
+            return 0
+
+        def set_stream(stream):
+            self.streams.append(stream)
+
+        self.callbacks = (LAUNCH(launch), SET_DEVICE(set_device),
+                          SET_STREAM(set_stream))
+        module.bind(*[ctypes.cast(c, ctypes.c_void_p).value
+                      for c in self.callbacks])
+        self.num_inputs, self.num_outputs = num_inputs, num_outputs
+        self.scalars = tuple(scalars)
+        self.plans = {}
+        self.fast = module.FastPath(
+            num_inputs=num_inputs, num_outputs=num_outputs,
+            tensor_positions=tuple(i for i in range(num_inputs)
+                                   if i not in self.scalars),
+            scalar_positions=self.scalars,
+            output_names=tuple("out%d" % k for k in range(num_outputs)),
+            plans=self.plans, slow=self.slow, tensor_type=FakeTensor,
+            empty_like=empty_like, raw_stream=lambda device: STREAM + device,
+            raise_error=self.raise_error)
+
+    def slow(self, args, outputs, rank):
+        self.slow_calls.append((args, dict(outputs), rank))
+        return "general path"
+
+    @staticmethod
+    def raise_error(status):
+        raise RuntimeError("launch status %d" % status)
+
+    def plan(self, dtypes, scalar_types, rank, device, out_dtypes, codes):
+        self.rank = rank
+        self.codes = codes
+        self.plans[(tuple(dtypes), tuple(scalar_types), rank, device)] = (
+            "launcher", tuple(out_dtypes), FAMILY, codes)
+
+    def _unpack(self, args):
+        """Per argument: a descriptor tuple, or the scalar's 8 raw bytes."""
+        values = []
+        for i in range(self.num_inputs + self.num_outputs):
+            code = self.codes[i] if i < self.num_inputs else " "
+            if code == " ":
+                words = 3 + 2 * self.rank
+                values.append(tuple((ctypes.c_int64 * words).from_address(args[i])))
+            else:
+                values.append(ctypes.string_at(args[i], 8))
+        return values
+
+    def __call__(self, *args, **outputs):
+        return self.fast(args, outputs)
+
+
+def descriptor(tensor):
+    shape = tensor.shape
+    strides, stride = [], 1
+    for size in reversed(shape):
+        strides.insert(0, stride)
+        stride *= max(size, 1)
+    return (tensor.address, tensor.address, 0, *shape, *strides)
+
+
+def test_launches_with_descriptors_and_allocates(fastcall):
+    h = Harness(fastcall, 2)
+    h.plan(["f32", "f32"], [], 2, 0, ["f32"], "  ")
+    a, b = FakeTensor((3, 5)), FakeTensor((3, 5))
+    out = h(a, b)
+    assert isinstance(out, FakeTensor) and out.shape == (3, 5) and out.dtype == "f32"
+    [(family, values)] = h.launches
+    assert family == FAMILY
+    assert values == [descriptor(a), descriptor(b), descriptor(out)]
+    assert h.devices == [0] and h.streams == [STREAM]
+    assert not h.slow_calls
+
+
+def test_device_and_stream_selected_only_when_they_change(fastcall):
+    h = Harness(fastcall, 1)
+    for device in (0, 1):
+        h.plan(["f32"], [], 1, device, ["f32"], " ")
+    h(FakeTensor((4,)))
+    h(FakeTensor((4,)))
+    h(FakeTensor((4,), device=1))
+    assert h.devices == [0, 1]
+    assert h.streams == [STREAM, STREAM + 1]
+    assert len(h.launches) == 3
+    # The general path's select() shares the record.
+    assert fastcall.select(1, STREAM + 1) == 0
+    assert h.devices == [0, 1]
+    assert fastcall.select(0, None) == 0
+    assert h.devices == [0, 1, 0] and h.streams[-1] is None
+
+
+def test_scalars_packed_by_their_codes(fastcall):
+    h = Harness(fastcall, 5, scalars=(1, 2, 3, 4))
+    h.plan(["f32"], [float, float, int, bool], 1, 0, ["f32"], " dfb?")
+    x = FakeTensor((8,))
+    h(x, 0.1, 2.5, -7, True)
+    [(_, values)] = h.launches
+    assert values[1] == struct.pack("<d", 0.1)
+    assert values[2] == struct.pack("<f", 2.5) + b"\0" * 4
+    assert values[3][:1] == struct.pack("<b", -7)
+    assert values[4][:1] == b"\x01"
+
+
+def test_two_outputs_of_planned_dtypes(fastcall):
+    h = Harness(fastcall, 1, num_outputs=2)
+    h.plan(["f16"], [], 1, 0, ["f16", "f32"], " ")
+    x = FakeTensor((6,), "f16")
+    given = FakeTensor((6,), "f32")
+    first, second = h(x, out1=given)
+    assert first.dtype == "f16" and second is given
+    [(_, values)] = h.launches
+    assert values[1] == descriptor(first) and values[2] == descriptor(given)
+    first, second = h(x, out0=None)
+    assert first.dtype == "f16" and second.dtype == "f32"
+
+
+@pytest.mark.parametrize("case", [
+    "no plan", "argument count", "subclass", "cpu tensor", "shapes differ",
+    "devices differ", "not contiguous", "scalar overflows", "float for int",
+    "unknown keyword", "output dtype", "output shape", "output strided",
+    "output device", "output not a tensor"])
+def test_everything_else_goes_to_the_general_path(fastcall, case):
+    h = Harness(fastcall, 3, scalars=(2,))
+    h.plan(["f32", "f32"], [int], 1, 0, ["f32"], "  b")
+    a, b = FakeTensor((4,)), FakeTensor((4,))
+    args, outputs = (a, b, 3), {}
+    if case == "no plan":
+        args = (a, b, True)
+    elif case == "argument count":
+        args = (a, b)
+    elif case == "subclass":
+        args = (SubTensor((4,)), b, 3)
+    elif case == "cpu tensor":
+        args = (FakeTensor((4,), cuda=False), b, 3)
+    elif case == "shapes differ":
+        args = (a, FakeTensor((5,)), 3)
+    elif case == "devices differ":
+        args = (a, FakeTensor((4,), device=1), 3)
+    elif case == "not contiguous":
+        args = (a, FakeTensor((4,), contiguous=False), 3)
+    elif case == "scalar overflows":
+        args = (a, b, 300)
+    elif case == "float for int":
+        h.plan(["f32", "f32"], [float], 1, 0, ["f32"], "  b")
+        args = (a, b, 3.0)
+    elif case == "unknown keyword":
+        outputs = {"out7": FakeTensor((4,))}
+    elif case == "output dtype":
+        outputs = {"out0": FakeTensor((4,), "f64")}
+    elif case == "output shape":
+        outputs = {"out0": FakeTensor((2, 2))}
+    elif case == "output strided":
+        outputs = {"out0": FakeTensor((4,), contiguous=False)}
+    elif case == "output device":
+        outputs = {"out0": FakeTensor((4,), device=1)}
+    elif case == "output not a tensor":
+        outputs = {"out0": [0.0] * 4}
+    assert h.fast(args, outputs) == "general path"
+    assert h.slow_calls == [(args, outputs, None)]
+    assert not h.launches
+
+
+def test_launch_errors_raise(fastcall):
+    h = Harness(fastcall, 1, status=9)
+    h.plan(["f32"], [], 1, 0, ["f32"], " ")
+    with pytest.raises(RuntimeError, match="launch status 9"):
+        h(FakeTensor((4,)))
+
+
+def test_bad_construction(fastcall):
+    with pytest.raises(TypeError):
+        fastcall.FastPath(num_inputs=1)
+    with pytest.raises(ValueError, match="tensor input"):
+        fastcall.FastPath(
+            num_inputs=1, num_outputs=1, tensor_positions=(),
+            scalar_positions=(0,), output_names=("out0",), plans={},
+            slow=print, tensor_type=FakeTensor, empty_like=empty_like,
+            raw_stream=print, raise_error=print)
+    with pytest.raises(TypeError):
+        fastcall.FastPath(args=1)
