@@ -191,6 +191,24 @@ def main():
     rows.append(("torch.cuda current raw stream",
                  per_call(lambda: torch._C._cuda_getCurrentRawStream(0))))
 
+    # What single torch accessors cost (the C call path makes about 16 of
+    # these per call of a two-input function).
+    T = torch.Tensor
+    for what, fn in (
+            ("a.shape", lambda: a.shape), ("a.dtype", lambda: a.dtype),
+            ("a.is_cuda", lambda: a.is_cuda),
+            ("a.get_device()", lambda: a.get_device()),
+            ("a.device", lambda: a.device),
+            ("a.is_contiguous()", lambda: a.is_contiguous()),
+            ("a.stride()", lambda: a.stride()),
+            ("a.data_ptr()", lambda: a.data_ptr()),
+            ("Tensor.data_ptr(a)", lambda: T.data_ptr(a)),
+            ("a.__dlpack_device__()", lambda: a.__dlpack_device__()),
+            ("lambda: None (the loop itself)", lambda: None),
+            ("torch.cuda._sleep(0) (a runtime-API launch)",
+             lambda: torch.cuda._sleep(0))):
+        rows.append((what, per_call(fn)))
+
     props = torch.cuda.get_device_properties(0)
     print("device: %s, torch %s, python %s" % (props.name, torch.__version__,
                                                 sys.version.split()[0]))

@@ -55,6 +55,7 @@ PWC_API const char *pwcGetLastError(void);
  *   index-bitwidths=32,64  index variants to build
  *   transpose=1|0          build shared-memory transpose variants
  *   block-size=N unroll=N tile-edge=N opt-level=N
+ *                          (unroll=0, the default: decided per map)
  * Unknown keys and bad values are errors. */
 PWC_API pwStatus pwcCompile(const char *source, size_t length,
                             const char *options, pwcLibrary **library);

@@ -119,8 +119,11 @@ pwStatus parseOptions(const char *text, FamilyOptions &options) {
         return status;
       options.blockSize = number;
     } else if (key == "unroll") {
-      if (pwStatus status = needNumber())
-        return status;
+      if (!parseInteger(value, number) || number < 0)
+        return fail(PW_ERROR_INVALID_VALUE,
+                    "option unroll needs a non-negative integer (0: decided "
+                    "per map), got '" +
+                        value + "'");
       options.unroll = number;
     } else if (key == "tile-edge") {
       if (pwStatus status = needNumber())

@@ -4,13 +4,15 @@
 // REQUIRES: ptxas
 
 // Contiguous f32: 16-byte vector loads through the non-coherent path and
-// 16-byte stores, four of each per thread and operand, before any compute.
+// 16-byte stores, one of each per thread and operand (two memref inputs
+// stream), both loads before any compute.
 // CHECK-LABEL: .visible .entry add_contiguous_f32_kernel(
-// CHECK-COUNT-4: ld.global.nc.v4.{{b32|f32}}
-// CHECK-NOT: st.global
-// CHECK-COUNT-4: ld.global.nc.v4.{{b32|f32}}
+// CHECK: ld.global.nc.v4.{{b32|f32}}
+// CHECK: ld.global.nc.v4.{{b32|f32}}
+// CHECK-NOT: ld.global.nc.v4
 // CHECK: add.rn.f32
 // CHECK: st.global.v4.{{b32|f32}}
+// CHECK-NOT: st.global.v4
 func.func @add_contiguous_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
   pointwise.map ins(%a, %b : memref<?xf32>, memref<?xf32>) outs(%c : memref<?xf32>) {
   ^bb0(%x: f32, %y: f32):

@@ -85,9 +85,11 @@ llvm::cl::opt<bool>
 llvm::cl::opt<int64_t> blockSize("block-size",
                                  llvm::cl::desc("Threads per block"),
                                  llvm::cl::init(128));
-llvm::cl::opt<int64_t> unroll("unroll",
-                              llvm::cl::desc("Accesses per thread and operand"),
-                              llvm::cl::init(4));
+llvm::cl::opt<int64_t>
+    unroll("unroll",
+           llvm::cl::desc("Accesses per thread and operand (0: decided per "
+                          "map)"),
+           llvm::cl::init(0));
 llvm::cl::opt<int64_t>
     tileEdge("tile-edge",
              llvm::cl::desc("Edge of the transpose variants' tiles (16, 32, "

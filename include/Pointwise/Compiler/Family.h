@@ -50,7 +50,7 @@ struct FamilyOptions {
   int optLevel = 3;
   int64_t blockSize = 128;
   int64_t vectorBytes = 16;
-  int64_t unroll = 4;
+  int64_t unroll = 0; // 0: pw-tile decides per map
   int64_t tileEdge = 64;
   /// Index bitwidths to build variants for (32 and/or 64; 64 covers every
   /// layout).

@@ -177,7 +177,7 @@ TEST(CompilerCAPI, BadOptions) {
   std::string source = kAxpy;
   for (const char *options :
        {"target=tpu", "format=elf", "index-bitwidths=16", "transpose=yes",
-        "block-size=-3", "opt-level=7", "color=blue", "target"}) {
+        "block-size=-3", "unroll=-1", "opt-level=7", "color=blue", "target"}) {
     EXPECT_EQ(pwcCompile(source.data(), source.size(), options, &library),
               PW_ERROR_INVALID_VALUE)
         << options;

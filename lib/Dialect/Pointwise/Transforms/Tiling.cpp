@@ -953,6 +953,17 @@ int64_t fitTileEdge(MapOp map, int64_t requested) {
   return edge;
 }
 
+/// The unroll of option value 0. Measured on an H100 (benchmarks/NOTES.md),
+/// the linear strategy's bandwidth follows the bytes of loads a thread has
+/// in flight: one vector per operand is best when two or more memref inputs
+/// stream, two when one does. The general strategy keeps its 4 steps.
+int64_t chooseUnroll(MapOp map, Strategy strategy) {
+  if (strategy != Strategy::Linear)
+    return 4;
+  auto isMemRef = [](Value input) { return isa<MemRefType>(input.getType()); };
+  return llvm::count_if(map.getInputs(), isMemRef) >= 2 ? 1 : 2;
+}
+
 /// The nearest enclosing overrides of `strategy` and `indexBitwidth`,
 /// checked like the options.
 LogicalResult applyOverrides(MapOp map, std::string &strategy,
@@ -1012,9 +1023,14 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
                      << tileEdge.getValue();
       return signalPassFailure();
     }
-    if (blockSize <= 0 || unroll <= 0 || vectorBytes <= 0) {
-      emitError(
-          loc, "pw-tile: block-size, unroll and vector-bytes must be positive");
+    if (blockSize <= 0 || vectorBytes <= 0) {
+      emitError(loc, "pw-tile: block-size and vector-bytes must be positive");
+      return signalPassFailure();
+    }
+    if (unroll < 0) {
+      emitError(loc) << "pw-tile: unroll must be positive, or 0 to decide "
+                        "per map, got "
+                     << unroll.getValue();
       return signalPassFailure();
     }
     SmallVector<MapOp> maps;
@@ -1047,15 +1063,16 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
         return signalPassFailure();
       // At most 16 elements in flight per thread: wider vectors (f16, i8)
       // take fewer steps, which keeps the registers of the body in check.
+      int64_t requested = unroll ? unroll : chooseUnroll(map, chosen);
       int64_t steps = std::max<int64_t>(
-          1, std::min<int64_t>(unroll,
+          1, std::min<int64_t>(requested,
                                kElementsInFlight / emitter.getVectorWidth()));
       if (chosen == Strategy::Transpose)
         emitter.emitTranspose(*findTransposedDim(map),
                               fitTileEdge(map, tileEdge));
       else
         emitter.emit(chosen, blockSize,
-                     chosen == Strategy::Linear ? steps : unroll);
+                     chosen == Strategy::Linear ? steps : requested);
       rewriter.eraseOp(map);
     }
   }

@@ -101,8 +101,9 @@ struct GpuPipelineOptions
       llvm::cl::init(16)};
   Option<int64_t> unroll{
       *this, "unroll",
-      llvm::cl::desc("Independent accesses per thread and operand"),
-      llvm::cl::init(4)};
+      llvm::cl::desc("Independent accesses per thread and operand, or 0 to "
+                     "decide per map (see pw-tile)"),
+      llvm::cl::init(0)};
   Option<int64_t> tileEdge{
       *this, "tile-edge",
       llvm::cl::desc("Edge of the transpose strategy's tiles (16, 32, 64)"),

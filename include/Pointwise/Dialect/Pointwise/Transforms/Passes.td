@@ -163,7 +163,7 @@ def TilePass : Pass<"pw-tile"> {
       outputs (`a + b.T`, transpose copy, NCHW + NHWC). The iteration space
       is cut into E x E tiles (E = `tile-edge`, 64 by default) of that dim and the last one
       (other dims are a batch taken from the block index). A first thread
-      loop of 256 threads stages each transposed input into an E x (E + 1)
+      loop of 256 threads stages each memref input into an E x (E + 1)
       buffer (padded
       against shared-memory bank conflicts) with reads coalesced along its
       contiguous dim; a second one computes and writes coalesced along the
@@ -198,8 +198,11 @@ def TilePass : Pass<"pw-tile"> {
            "Threads per block">,
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
            "Bytes per vector access of the linear strategy">,
-    Option<"unroll", "unroll", "int64_t", /*default=*/"4",
-           "Independent accesses per thread and operand">,
+    Option<"unroll", "unroll", "int64_t", /*default=*/"0",
+           "Independent accesses per thread and operand, or 0 (auto) to "
+           "decide per map: for the linear strategy 1 vector when the map "
+           "has two or more memref inputs, 2 otherwise; for the general "
+           "strategy 4 elements">,
     Option<"tileEdge", "tile-edge", "int64_t", /*default=*/"64",
            "Edge of the square tiles of the transpose strategy: 16, 32 or "
            "64 (256 threads cover a tile in passes of 256 / edge rows); "

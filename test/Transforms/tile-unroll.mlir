@@ -1,0 +1,52 @@
+// The linear strategy's vectors per thread and operand: by default (unroll
+// 0) one when two or more memref inputs stream, two otherwise; an explicit
+// unroll is kept, at most 16 elements per thread.
+// RUN: pw-opt %s --split-input-file --pw-tile | FileCheck %s --check-prefixes=CHECK,AUTO
+// RUN: pw-opt %s --split-input-file --pw-tile=unroll=3 | FileCheck %s --check-prefixes=CHECK,THREE
+
+// CHECK-LABEL: func @two_inputs
+// AUTO-COUNT-2: vector.load
+// THREE-COUNT-6: vector.load
+// CHECK-NOT: vector.load
+// CHECK: vector.store
+func.func @two_inputs(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
+  pointwise.map ins(%a, %b : memref<?xf32>, memref<?xf32>) outs(%c : memref<?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A scalar input streams nothing.
+// CHECK-LABEL: func @one_input_and_a_scalar
+// AUTO-COUNT-2: vector.load
+// THREE-COUNT-3: vector.load
+// CHECK-NOT: vector.load
+// CHECK: vector.store
+func.func @one_input_and_a_scalar(%a: memref<?xf32>, %s: f32, %c: memref<?xf32>) {
+  pointwise.map ins(%a, %s : memref<?xf32>, f32) outs(%c : memref<?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.mulf %x, %y : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Vectors of 8 f16: 2 per thread at most.
+// CHECK-LABEL: func @capped_f16
+// CHECK-COUNT-2: vector.load %{{.*}} : memref<1099511627776xf16>, vector<8xf16>
+// CHECK-NOT: vector.load
+// CHECK: vector.store
+func.func @capped_f16(%a: memref<?xf16>, %c: memref<?xf16>) {
+  pointwise.map ins(%a : memref<?xf16>) outs(%c : memref<?xf16>) {
+  ^bb0(%x: f16):
+    %0 = arith.negf %x : f16
+    pointwise.yield %0 : f16
+  }
+  return
+}
