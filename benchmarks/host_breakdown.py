@@ -20,6 +20,7 @@ Each row in three measures: sustained (peers.py's), host only, GPU only.
 import argparse
 import ctypes
 import pathlib
+import statistics
 import sys
 import time
 
@@ -208,6 +209,23 @@ def main():
             ("torch.cuda._sleep(0) (a runtime-API launch)",
              lambda: torch.cuda._sleep(0))):
         rows.append((what, per_call(fn)))
+
+    # The comparison that matters, robust to the host's drift: eager and
+    # ours interleaved, 7 rounds, medians.
+    pairs = (("eager a + b", lambda: a + b),
+             ("@pw.pointwise add(a, b)", lambda: add(a, b)),
+             ("eager torch.add(a, b, out=out)",
+              lambda: torch.add(a, b, out=out)),
+             ("@pw.pointwise add(a, b, out0=out)",
+              lambda: add(a, b, out0=out)))
+    samples = {what: [] for what, _ in pairs}
+    for _ in range(7):
+        for what, fn in pairs:
+            samples[what].append(per_call(fn))
+    for what, _ in pairs:
+        columns = list(zip(*samples[what]))
+        rows.append((what + " (median of 7 interleaved rounds)",
+                     tuple(statistics.median(c) for c in columns)))
 
     props = torch.cuda.get_device_properties(0)
     print("device: %s, torch %s, python %s" % (props.name, torch.__version__,
