@@ -12,7 +12,8 @@
 #   bench      gpu_bench.py: the 13 workloads vs eager and Inductor
 #              (writes $OUT/bench.json)
 #   python     pytest on pytests/ (the @pw.pointwise tests, CPU and GPU),
-#              compiling with libPointwiseC.so (unpacked from its .xz)
+#              compiling with libPointwiseC.so (unpacked from its .xz); with
+#              CuPy when benchmarks/gpu-cupy.sh installed it ($PW_CUPY_SITE)
 #   bench-decorator  gpu_bench.py --decorator --no-inductor: the same
 #              workloads through @pw.pointwise, and its host time
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
@@ -123,6 +124,12 @@ with lzma.open(sys.argv[1]) as f, open(sys.argv[2], "wb") as g:
     shutil.copyfileobj(f, g)' "$bundle/libPointwiseC.so.xz" "$bundle/libPointwiseC.so"
 fi
 export POINTWISE_CACHE_DIR=${POINTWISE_CACHE_DIR:-/tmp/pointwise-cache}
+# CuPy, where benchmarks/gpu-cupy.sh installed it (no network here).
+cupy_site=${PW_CUPY_SITE:-/tmp/cupy-site}
+if [[ -d "$cupy_site/cupy" ]]; then
+  export PYTHONPATH="$cupy_site${PYTHONPATH:+:$PYTHONPATH}"
+  echo "gpu-run: CuPy from $cupy_site"
+fi
 # shellcheck disable=SC2086
 run_step python python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
   "$bundle/pytests/test_pointwise_gpu.py" "$bundle/pytests/test_pointwise_cpu.py" \

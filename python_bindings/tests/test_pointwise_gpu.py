@@ -239,6 +239,34 @@ def test_cupy_if_available():
     assert isinstance(z, cupy.ndarray)
     cupy.testing.assert_allclose(z, x * 3)
 
+    # Column-major inputs: the output is allocated by CuPy in their order.
+    f = cupy.asfortranarray(x)
+    zf = axpy(f, f, 1.0)
+    assert isinstance(zf, cupy.ndarray) and zf.flags.f_contiguous
+    cupy.testing.assert_allclose(zf, x * 2)
+    # Broadcasting and promotion: an int32 row with float32, a float scalar.
+    r = cupy.arange(4, dtype=cupy.int32)
+    w = axpy(x, r, 0.5)
+    assert w.dtype == cupy.float32
+    cupy.testing.assert_allclose(w, x * 0.5 + r)
+    # Negative strides and slices, through __cuda_array_interface__.
+    v = x[::-1, 1::2]
+    cupy.testing.assert_allclose(copy(v), v)
+    # Preallocated and in-place outputs.
+    out = cupy.empty_like(x)
+    assert axpy(x, x, 1.0, out0=out) is out
+    cupy.testing.assert_allclose(out, x * 2)
+    axpy(out, x, -0.5, out0=out)  # in place: 2x * -0.5 + x
+    cupy.testing.assert_allclose(out, x * 0)
+    # CuPy's current stream: the launch is ordered after work queued there.
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        big = cupy.full(1 << 22, 1.5, dtype=cupy.float32)
+        result = axpy(big, big, 2.0)
+        total = float(result.sum())
+    stream.synchronize()
+    assert total == 4.5 * (1 << 22)
+
 
 def test_cpu_tensors_run_on_the_cpu():
     a = torch.arange(6.0).reshape(2, 3)
