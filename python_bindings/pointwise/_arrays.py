@@ -21,6 +21,7 @@ import sys
 
 from . import _dtypes
 from ._runtime import Strided as _Strided
+from ._runtime import row_major_strides as _row_major_strides
 
 __all__ = ["View", "StridedBuffer", "as_view", "allocate"]
 
@@ -159,11 +160,7 @@ def _interface_view(obj, interface):
     shape = tuple(int(s) for s in interface["shape"])
     byte_strides = interface.get("strides")
     if byte_strides is None:
-        strides, step = [], 1
-        for s in reversed(shape):
-            strides.append(step)
-            step *= max(s, 1)
-        strides = tuple(reversed(strides))
+        strides = _row_major_strides(shape)
     else:
         if any(s % size for s in byte_strides):
             raise ValueError("byte strides %r are not multiples of the "
@@ -247,11 +244,7 @@ def _dlpack_view(obj):
     if tensor.strides:
         strides = tuple(tensor.strides[i] for i in range(ndim))
     else:
-        strides, step = [], 1
-        for s in reversed(shape):
-            strides.append(step)
-            step *= max(s, 1)
-        strides = tuple(reversed(strides))
+        strides = _row_major_strides(shape)
     if tensor.byte_offset % dtype.itemsize:
         raise ValueError("the DLPack tensor's byte offset is not a multiple "
                          "of its element size")

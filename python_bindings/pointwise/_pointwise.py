@@ -28,7 +28,8 @@ import sys
 import threading
 
 from . import _arrays, _compiler, _dtypes, _promotion, _trace
-from ._runtime import PW_ERROR_LAYOUT, PointwiseError, _bf16_bits, load_runtime
+from ._runtime import (PW_ERROR_LAYOUT, PointwiseError, _bf16_bits,
+                       load_runtime, row_major_strides)
 
 __all__ = ["pointwise", "PointwiseFunction", "LayoutError"]
 
@@ -646,11 +647,7 @@ def _dense_strides(shape):
     strides = _dense_cache.get(shape)
     if strides is not None:
         return strides
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    strides = tuple(reversed(strides))
+    strides = row_major_strides(shape)
     if len(_dense_cache) < 4096:
         _dense_cache[shape] = strides
     return strides

@@ -43,6 +43,16 @@ RUNTIME_NAME = "libPointwiseRuntime.so"
 # Statuses and errors
 # ===------------------------------------------------------------------------===
 
+def row_major_strides(shape):
+    """The element strides of a C-contiguous array of `shape` (a size-0 or
+    size-1 dim counts as 1, as PyTorch and NumPy do)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
 class Status(enum.IntEnum):
     """pwStatus."""
     SUCCESS = 0
@@ -860,11 +870,7 @@ class Family:
         itemsize = key[1]
         byte_strides = interface.get("strides")
         if byte_strides is None:
-            strides, step = [], 1
-            for s in reversed(shape):
-                strides.append(step)
-                step *= max(s, 1)
-            strides = tuple(reversed(strides))
+            strides = row_major_strides(shape)
         else:
             strides = []
             for s in byte_strides:
