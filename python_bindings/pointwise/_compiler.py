@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 
-from ._runtime import PointwiseError, load_runtime
+from ._runtime import PointwiseError, library_candidates, load_runtime
 
 __all__ = ["CompiledLibrary", "compile_families", "cache_dir",
            "load_compiler", "compiler_version", "clear_memory_cache"]
@@ -64,19 +64,9 @@ class _Compiler:
 
 
 def _compiler_candidates(runtime_path):
-    here = os.path.dirname(os.path.abspath(__file__))
-    candidates = []
-    env = os.environ.get("POINTWISE_COMPILER")
-    if env:
-        candidates.append(os.path.join(env, COMPILER_NAME)
-                          if os.path.isdir(env) else env)
-    directories = [here, os.path.dirname(here)]
-    if runtime_path and os.sep in runtime_path:
-        directories.insert(0, os.path.dirname(runtime_path))
-    directories += [os.path.join(here, "..", "..", "build", "lib"),
-                    os.path.join(here, "..", "..", "gpu-bundle")]
-    candidates += [os.path.join(d, COMPILER_NAME) for d in directories]
-    return candidates
+    first = ([os.path.dirname(runtime_path)]
+             if runtime_path and os.sep in runtime_path else [])
+    return library_candidates(COMPILER_NAME, "POINTWISE_COMPILER", first)
 
 
 def load_compiler():

@@ -29,7 +29,7 @@ import threading
 
 from . import _arrays, _compiler, _dtypes, _promotion, _trace
 from ._runtime import (PW_ERROR_LAYOUT, PointwiseError, _bf16_bits,
-                       load_runtime, row_major_strides)
+                       library_candidates, load_runtime, row_major_strides)
 
 __all__ = ["pointwise", "PointwiseFunction", "LayoutError"]
 
@@ -158,12 +158,9 @@ _fastcall_lock = threading.Lock()
 
 
 def _fastcall_candidates(runtime_path):
-    here = os.path.dirname(os.path.abspath(__file__))
-    directories = [here, os.path.dirname(here)]
-    if runtime_path and os.sep in runtime_path:
-        directories.insert(0, os.path.dirname(runtime_path))
-    directories.append(os.path.join(here, "..", "..", "build", "lib"))
-    return [os.path.join(d, _FASTCALL_NAME) for d in directories]
+    first = ([os.path.dirname(runtime_path)]
+             if runtime_path and os.sep in runtime_path else [])
+    return library_candidates(_FASTCALL_NAME, None, first)
 
 
 def _load_fastcall(runtime):

@@ -400,20 +400,27 @@ _runtime = None
 _runtime_lock = threading.Lock()
 
 
-def _runtime_candidates(extra_dirs=()):
+def library_candidates(name, env=None, first_dirs=()):
+    """Where the package looks for one of its native libraries, in order:
+    ``$env`` (the file or its directory), `first_dirs`, next to this package
+    (installed), its parent (the GPU bundle's layout), then ``build/lib`` and
+    ``gpu-bundle/`` of the source tree."""
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = []
-    env = os.environ.get("POINTWISE_RUNTIME")
-    if env:
-        candidates.append(os.path.join(env, RUNTIME_NAME)
-                          if os.path.isdir(env) else env)
-    for directory in tuple(extra_dirs) + (
-            here,                                               # installed
-            os.path.dirname(here),                              # gpu-bundle/
-            os.path.join(here, "..", "..", "build", "lib"),     # source tree
+    value = os.environ.get(env) if env else None
+    if value:
+        candidates.append(os.path.join(value, name)
+                          if os.path.isdir(value) else value)
+    for directory in tuple(first_dirs) + (
+            here, os.path.dirname(here),
+            os.path.join(here, "..", "..", "build", "lib"),
             os.path.join(here, "..", "..", "gpu-bundle")):
-        candidates.append(os.path.join(directory, RUNTIME_NAME))
+        candidates.append(os.path.join(directory, name))
     return candidates
+
+
+def _runtime_candidates(extra_dirs=()):
+    return library_candidates(RUNTIME_NAME, "POINTWISE_RUNTIME", extra_dirs)
 
 
 def load_runtime(path=None, _extra_dirs=()):
