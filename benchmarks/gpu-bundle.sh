@@ -14,6 +14,8 @@
 # runtime):
 #   libPointwiseRuntime.so
 #   _fastcall.abi3.so           the C call path of @pw.pointwise
+#   _torchtensors.abi3.so       its PyTorch tensor reader (builds configured
+#                               with -DPOINTWISE_TORCH_DIR only)
 #   workloads.so                benchmarks/workloads.mlir
 #   kernels.so                  test/Integration/GPU/kernels.mlir
 #   kernels-bf16-scalar.so      test/Integration/GPU/kernels-bf16-scalar.mlir
@@ -52,9 +54,11 @@ say() { echo "gpu-bundle: $*"; }
 if ((do_build)); then
   say "building pw-compile and PointwiseRuntime in $build"
   cmake --build "$build" --target pw-compile PointwiseRuntime
-  if grep -q "PointwiseFastCall" "$build/build.ninja" 2>/dev/null; then
-    cmake --build "$build" --target PointwiseFastCall
-  fi
+  for target in PointwiseFastCall PointwiseTorchTensors; do
+    if grep -q "$target" "$build/build.ninja" 2>/dev/null; then
+      cmake --build "$build" --target "$target"
+    fi
+  done
   if grep -q "POINTWISE_STATIC_C_API:BOOL=ON" "$build/CMakeCache.txt"; then
     cmake --build "$build" --target PointwiseCStatic
   fi
@@ -79,6 +83,16 @@ if [[ -f "$build/lib/_fastcall.abi3.so" ]]; then
 else
   say "no $build/lib/_fastcall.abi3.so (python3-dev missing?): @pw.pointwise" \
     "keeps its Python fast path there" >&2
+fi
+# Its PyTorch tensor reader, when the build was configured with
+# -DPOINTWISE_TORCH_DIR (benchmarks/torch-package.sh): used there only under
+# exactly that torch version.
+if [[ -f "$build/lib/_torchtensors.abi3.so" ]]; then
+  cp "$build/lib/_torchtensors.abi3.so" "$staging/"
+else
+  say "no $build/lib/_torchtensors.abi3.so (configure with" \
+    "-DPOINTWISE_TORCH_DIR=\$(bash benchmarks/torch-package.sh VERSION)):" \
+    "the C call path reads tensor attributes there" >&2
 fi
 
 # The three kernel libraries, compiled in parallel.

@@ -126,6 +126,24 @@ def main():
     rows.append(("@pw.pointwise add(a, b, out0=out), Python fast path",
                  per_call(lambda: add_py(a, b, out0=out))))
     print("C call path: %s" % ("yes" if saved else "no (not built)"))
+    reader = _pointwise._torch_tensors
+    print("torch tensor reader (pointwise._torchtensors): %s"
+          % ("yes" if reader else "no (not built for torch %s)"
+             % torch.__version__))
+
+    def reading(through_reader):
+        """Binds the reader in the C call path, or unbinds it (attribute
+        reads)."""
+        if reader and saved:
+            table = _pointwise._check_torch_tensors(reader, torch)
+            saved.bind_tensors(reader.table() if through_reader else 0, table)
+    if reader and saved:
+        reading(False)
+        rows.append(("@pw.pointwise add(a, b), attribute reads",
+                     per_call(lambda: add(a, b))))
+        rows.append(("@pw.pointwise add(a, b, out0=out), attribute reads",
+                     per_call(lambda: add(a, b, out0=out))))
+        reading(True)
 
     library = pw.KernelLibrary(str(lib_path))
     family = library.family("add_f32")
@@ -212,17 +230,24 @@ def main():
 
     # The comparison that matters, robust to the host's drift: eager and
     # ours interleaved, 7 rounds, medians.
-    pairs = (("eager a + b", lambda: a + b),
-             ("@pw.pointwise add(a, b)", lambda: add(a, b)),
+    pairs = [("eager a + b", lambda: a + b, True),
+             ("@pw.pointwise add(a, b)", lambda: add(a, b), True),
              ("eager torch.add(a, b, out=out)",
-              lambda: torch.add(a, b, out=out)),
+              lambda: torch.add(a, b, out=out), True),
              ("@pw.pointwise add(a, b, out0=out)",
-              lambda: add(a, b, out0=out)))
-    samples = {what: [] for what, _ in pairs}
+              lambda: add(a, b, out0=out), True)]
+    if reader and saved:
+        pairs += [("@pw.pointwise add(a, b), attribute reads",
+                   lambda: add(a, b), False),
+                  ("@pw.pointwise add(a, b, out0=out), attribute reads",
+                   lambda: add(a, b, out0=out), False)]
+    samples = {what: [] for what, _, _ in pairs}
     for _ in range(7):
-        for what, fn in pairs:
+        for what, fn, through_reader in pairs:
+            reading(through_reader)
             samples[what].append(per_call(fn))
-    for what, _ in pairs:
+    reading(True)
+    for what, _, _ in pairs:
         columns = list(zip(*samples[what]))
         rows.append((what + " (median of 7 interleaved rounds)",
                      tuple(statistics.median(c) for c in columns)))

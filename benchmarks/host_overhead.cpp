@@ -50,7 +50,19 @@ extern "C" {
 int32_t add_f32(Descriptor4 *x, Descriptor4 *y, Descriptor4 *out);
 /// Its family table.
 extern const pwFamily pw_family_add_f32;
+/// The runtime's mgpu ABI entry (lib/Runtime/MgpuAbi.h), for a launch with
+/// a packed parameter buffer.
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                      void **params, void **extra, size_t paramsCount);
 }
+
+// cuda.h's markers of a packed parameter buffer (this file does not include
+// cuda.h).
+#define CU_LAUNCH_PARAM_END_VALUE reinterpret_cast<void *>(0x00)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_VALUE reinterpret_cast<void *>(0x01)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_VALUE reinterpret_cast<void *>(0x02)
 
 namespace {
 
@@ -187,6 +199,46 @@ int main(int argc, char **argv) {
     check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
           "pwLaunchKernel");
   });
+  // The same with the parameter list of the rank-1 i32 add kernel (8 u32,
+  // 3 pointers, 1 u32, 4 u8): what the driver charges for copying
+  // parameters, passed one by one or as one packed buffer.
+  static const char kParamsPtx[] =
+      ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".visible .entry pw_params(.param .u32 p0, .param .u32 p1, .param .u32 "
+      "p2, .param .u32 p3, .param .u32 p4, .param .u32 p5, .param .u32 p6, "
+      ".param .u32 p7, .param .u64 p8, .param .u64 p9, .param .u64 p10, "
+      ".param .u32 p11, .param .u8 p12, .param .u8 p13, .param .u8 p14, "
+      ".param .u8 p15) { ret; }\n";
+  pwModule paramsModule;
+  pwFunction params;
+  check(pwModuleLoad(&paramsModule, kParamsPtx, sizeof(kParamsPtx)),
+        "pwModuleLoad");
+  check(pwModuleGetFunction(&params, paramsModule, "pw_params"),
+        "pwModuleGetFunction");
+  alignas(8) unsigned char packed[64] = {};
+  void *parameterPointers[16];
+  for (int i = 0; i < 8; ++i)
+    parameterPointers[i] = packed + 4 * i;
+  for (int i = 0; i < 3; ++i)
+    parameterPointers[8 + i] = packed + 32 + 8 * i;
+  parameterPointers[11] = packed + 56;
+  for (int i = 0; i < 4; ++i)
+    parameterPointers[12 + i] = packed + 60 + i;
+  burst("burst-driver-16-params", [&] {
+    check(pwLaunchKernel(params, 1, 1, 1, 128, 1, 1, 0, pwGetStream(),
+                         parameterPointers),
+          "pwLaunchKernel");
+  });
+  size_t packedSize = sizeof(packed);
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER_VALUE, packed,
+                   CU_LAUNCH_PARAM_BUFFER_SIZE_VALUE, &packedSize,
+                   CU_LAUNCH_PARAM_END_VALUE};
+  burst("burst-driver-16-params-one-buffer", [&] {
+    mgpuLaunchKernel(params, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr,
+                     extra, 16);
+  });
+  check(pwModuleUnload(paramsModule), "pwModuleUnload");
+
   pwStream stream;
   check(pwStreamCreate(&stream), "pwStreamCreate");
   pwSetStream(stream);

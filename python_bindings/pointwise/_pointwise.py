@@ -163,6 +163,94 @@ def _fastcall_candidates(runtime_path):
     return library_candidates(_FASTCALL_NAME, None, first)
 
 
+def _load_extension(name, path):
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+_TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
+_torch_tensors = None  # None: not tried yet; False: not in use; the module
+_TORCH_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8",
+                      "float16", "bfloat16", "float32", "float64")
+
+
+def _check_torch_tensors(module, torch):
+    """The dtype table of pointwise._torchtensors (a tuple indexed by its
+    dtype codes), or None when it does not read, allocate and find streams
+    exactly as torch's own attributes say."""
+    device = torch.cuda.current_device()
+    codes = {}
+    for name in _TORCH_DTYPE_NAMES:
+        dtype = getattr(torch, name)
+        base = torch.empty((3, 5), dtype=dtype, device="cuda")
+        for tensor in (base, base[1:, 2:], base.t()):
+            probe = module.probe(tensor)
+            if probe is None or probe[0] != tensor.data_ptr() or \
+                    probe[1] != tuple(tensor.shape) or \
+                    probe[3] != tensor.get_device() or \
+                    probe[4] != tensor.is_contiguous():
+                return None
+            if codes.setdefault(probe[2], dtype) is not dtype:
+                return None
+        made = module.empty((4, 6), probe[2], device)
+        if type(made) is not torch.Tensor or made.dtype is not dtype or \
+                made.shape != (4, 6) or not made.is_contiguous() or \
+                made.get_device() != device:
+            return None
+    if module.probe(torch.empty(2)) is not None:  # a CPU tensor
+        return None
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        if module.stream(device) != stream.cuda_stream:
+            return None
+    if module.stream(device) != torch.cuda.current_stream().cuda_stream:
+        return None
+    table = [None] * (max(codes) + 1)
+    for code, dtype in codes.items():
+        table[code] = dtype
+    return tuple(table)
+
+
+def _bind_torch_tensors(fastcall, runtime, torch):
+    """Lets the C call path read torch tensors, allocate and find streams
+    through pointwise._torchtensors (python_bindings/src/TorchTensors.cpp)
+    instead of Python attributes, when it was built for this very torch
+    (version and git revision) and passes _check_torch_tensors; otherwise,
+    or with ``POINTWISE_TORCH_TENSORS=0``, the call path reads attributes."""
+    global _torch_tensors
+    if _torch_tensors is not None:
+        return
+    with _fastcall_lock:
+        if _torch_tensors is not None:
+            return
+        _torch_tensors = False
+        if os.environ.get("POINTWISE_TORCH_TENSORS", "1") in ("0", "no", ""):
+            return
+        first = ([os.path.dirname(runtime.path)]
+                 if runtime.path and os.sep in runtime.path else [])
+        path = next((c for c in library_candidates(_TORCH_TENSORS_NAME, None,
+                                                   first)
+                     if os.path.isfile(c)), None)
+        if path is None or not torch.cuda.is_available():
+            return
+        try:
+            module = _load_extension("pointwise._torchtensors", path)
+        except ImportError:
+            return  # built against libraries this torch does not have
+        version, git_version, _ = module.built_for()
+        if version != torch.__version__ or \
+                git_version != getattr(torch.version, "git_version", None):
+            return
+        table = _check_torch_tensors(module, torch)
+        if table is None:
+            return
+        fastcall.bind_tensors(module.table(), table)
+        _torch_tensors = module
+
+
 def _load_fastcall(runtime):
     """The C call path (python_bindings/src/FastCall.cpp, built next to the
     runtime), bound to `runtime`'s entry points; None where it was not built
@@ -177,11 +265,7 @@ def _load_fastcall(runtime):
                 path = next((c for c in _fastcall_candidates(runtime.path)
                              if os.path.isfile(c)), None)
                 if path is not None:
-                    loader = importlib.machinery.ExtensionFileLoader(
-                        "pointwise._fastcall", path)
-                    spec = importlib.util.spec_from_loader(loader.name, loader)
-                    module = importlib.util.module_from_spec(spec)
-                    loader.exec_module(module)
+                    module = _load_extension("pointwise._fastcall", path)
                     address = ctypes.cast
                     module.bind(
                         address(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
@@ -503,6 +587,7 @@ def _build_fast_path(function):
     runtime = load_runtime()
     fastcall = _load_fastcall(runtime)
     if fastcall is not None:
+        _bind_torch_tensors(fastcall, runtime, torch)
         return fastcall.FastPath(
             num_inputs=n, num_outputs=k, tensor_positions=tuple(tensors),
             scalar_positions=tuple(scalars),

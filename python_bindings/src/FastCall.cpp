@@ -23,6 +23,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "TensorAccess.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -189,11 +191,146 @@ struct FastPath {
   PyObject *emptyLike;       // torch.empty_like
   PyObject *rawStream;       // torch._C._cuda_getCurrentRawStream
   PyObject *raiseError;      // raise_error(status): raises, never returns
+  PyObject *memoKey;         // the key of the last plan found, or null
+  PyObject *memoPlan;        // that plan, or null
 };
+
+/// The tensor access table bound by `bind_tensors`, or null: then tensors
+/// are read through their Python attributes. `dtypeObjects[code]` is the
+/// framework's dtype object of the table's dtype code `code` (or null).
+const PwTensorAccess *tensorAccess = nullptr;
+std::vector<PyObject *> dtypeObjects; // owned references
+
+/// The dtype code of dtype object `dtype` in `dtypeObjects`, or -1.
+int32_t findDtypeCode(PyObject *dtype) {
+  for (size_t code = 0; code < dtypeObjects.size(); ++code)
+    if (dtypeObjects[code] == dtype)
+      return static_cast<int32_t>(code);
+  return -1;
+}
+
+/// The most dims the call path handles (more go to the general path).
+constexpr Py_ssize_t kMaxRank = 16;
+
+/// One tensor argument or output as the call path uses it.
+struct TensorInfo {
+  uint64_t data = 0;
+  long device = -1;
+  PyObject *dtype = nullptr; // borrowed: interned dtype objects live on
+  bool contiguous = false;
+  Py_ssize_t rank = 0;
+  int64_t sizes[kMaxRank];
+
+  bool sameShape(const TensorInfo &other) const {
+    return rank == other.rank &&
+           std::memcmp(sizes, other.sizes, rank * sizeof(int64_t)) == 0;
+  }
+};
+
+/// Reads `tensor` (an exact tensorType) through its Python attributes. False,
+/// with any Python error cleared by the caller, when the call path should
+/// not handle it.
+bool readThroughAttributes(PyObject *tensor, TensorInfo &info) {
+  Ref isCuda(PyObject_GetAttr(tensor, names.isCuda));
+  if (!isCuda || isCuda.get() != Py_True)
+    return false;
+  Ref shape(PyObject_GetAttr(tensor, names.shape));
+  if (!shape || !PyTuple_Check(shape.get()))
+    return false;
+  info.rank = PyTuple_Size(shape.get());
+  if (info.rank > kMaxRank)
+    return false;
+  for (Py_ssize_t d = 0; d < info.rank; ++d) {
+    info.sizes[d] = PyLong_AsLongLong(PyTuple_GetItem(shape.get(), d));
+    if (info.sizes[d] < 0)
+      return false;
+  }
+  Ref device(callMethod(tensor, names.getDevice));
+  if (!device)
+    return false;
+  info.device = PyLong_AsLong(device.get());
+  if (info.device < 0)
+    return false;
+  int contiguous = isTrueMethod(tensor, names.isContiguous);
+  if (contiguous < 0)
+    return false;
+  info.contiguous = contiguous == 1;
+  Ref dtype(PyObject_GetAttr(tensor, names.dtype));
+  if (!dtype)
+    return false;
+  info.dtype = dtype.get(); // dtype objects are immortal singletons of torch
+  Ref pointer(callMethod(tensor, names.dataPtr));
+  if (!pointer)
+    return false;
+  info.data = PyLong_AsUnsignedLongLong(pointer.get());
+  return !PyErr_Occurred();
+}
+
+/// Reads `tensor` (an exact tensorType): through the bound table when there
+/// is one, else through its attributes.
+bool readTensor(PyObject *tensor, TensorInfo &info) {
+  if (!tensorAccess)
+    return readThroughAttributes(tensor, info);
+  PwTensorView view;
+  if (!tensorAccess->read(tensor, &view) || view.rank > kMaxRank ||
+      view.scalarType < 0 ||
+      static_cast<size_t>(view.scalarType) >= dtypeObjects.size() ||
+      !dtypeObjects[view.scalarType] || view.device < 0)
+    return false;
+  info.data = view.data;
+  info.device = view.device;
+  info.dtype = dtypeObjects[view.scalarType];
+  info.contiguous = view.contiguous != 0;
+  info.rank = view.rank;
+  std::memcpy(info.sizes, view.sizes, view.rank * sizeof(int64_t));
+  return true;
+}
 
 PyObject *handOver(FastPath *self, PyObject *args, PyObject *outputs) {
   return PyObject_CallFunctionObjArgs(self->slow, args, outputs, Py_None,
                                       nullptr);
+}
+
+/// The plan for `key` ((dtypes, scalar types, rank, device)): the one found
+/// last when its key is equal (pointer-equal items: dtype and type objects
+/// are singletons), else from the plans dict. Borrowed; null when there is
+/// none.
+PyObject *findPlan(FastPath *self, PyObject *key) {
+  if (self->memoKey && PyObject_RichCompareBool(self->memoKey, key, Py_EQ) == 1)
+    return self->memoPlan;
+  PyErr_Clear();
+  PyObject *plan = PyDict_GetItemWithError(self->plans, key);
+  if (!plan)
+    return nullptr;
+  Py_INCREF(key);
+  Py_INCREF(plan);
+  Py_XDECREF(self->memoKey);
+  Py_XDECREF(self->memoPlan);
+  self->memoKey = key;
+  self->memoPlan = plan;
+  return plan;
+}
+
+/// A new contiguous tensor shaped like `like`, of dtype `dtype`.
+PyObject *allocateOutput(FastPath *self, PyObject *likeObject,
+                         const TensorInfo &like, PyObject *dtype) {
+  if (tensorAccess) {
+    int32_t code = findDtypeCode(dtype);
+    if (code >= 0)
+      if (PyObject *result = tensorAccess->emptyContiguous(
+              like.sizes, like.rank, code, static_cast<int32_t>(like.device)))
+        return result;
+    PyErr_Clear();
+  }
+  // The layout rule of contiguous inputs is the contiguous layout, which
+  // is what empty_like gives a contiguous tensor.
+  if (dtype == like.dtype)
+    return PyObject_CallFunctionObjArgs(self->emptyLike, likeObject, nullptr);
+  Ref positional(PyTuple_Pack(1, likeObject));
+  Ref keywords(Py_BuildValue("{sO}", "dtype", dtype));
+  if (!positional || !keywords)
+    return nullptr;
+  return PyObject_Call(self->emptyLike, positional.get(), keywords.get());
 }
 
 /// The call: fast(args, outputs). Returns the output(s), or what the general
@@ -219,48 +356,27 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   Py_ssize_t numTensors = PyTuple_Size(self->tensorPositions);
   PyObject *tensorType = self->tensorType;
   std::vector<PyObject *> tensors(numTensors); // borrowed from args
+  std::vector<TensorInfo> infos(numTensors);
   for (Py_ssize_t t = 0; t < numTensors; ++t) {
     Py_ssize_t index =
         PyLong_AsSsize_t(PyTuple_GetItem(self->tensorPositions, t));
     tensors[t] = PyTuple_GetItem(args, index);
     if (!tensors[t] ||
-        reinterpret_cast<PyObject *>(Py_TYPE(tensors[t])) != tensorType)
+        reinterpret_cast<PyObject *>(Py_TYPE(tensors[t])) != tensorType ||
+        !readTensor(tensors[t], infos[t]) || !infos[t].contiguous ||
+        (t > 0 &&
+         (!infos[t].sameShape(infos[0]) || infos[t].device != infos[0].device)))
       return slow();
   }
-  PyObject *first = tensors[0];
-  Ref shape(PyObject_GetAttr(first, names.shape));
-  if (!shape || !PyTuple_Check(shape.get()))
-    return slow();
-  Ref isCuda(PyObject_GetAttr(first, names.isCuda));
-  if (!isCuda || isCuda.get() != Py_True)
-    return slow();
-  Ref deviceObject(callMethod(first, names.getDevice));
-  if (!deviceObject)
-    return slow();
-  long device = PyLong_AsLong(deviceObject.get());
-  if (device < 0)
-    return slow();
+  const TensorInfo &first = infos[0];
+  long device = first.device;
 
   Ref dtypes(PyTuple_New(numTensors));
   if (!dtypes)
     return nullptr;
   for (Py_ssize_t t = 0; t < numTensors; ++t) {
-    PyObject *tensor = tensors[t];
-    if (t > 0) {
-      Ref other(PyObject_GetAttr(tensor, names.shape));
-      if (!other ||
-          PyObject_RichCompareBool(other.get(), shape.get(), Py_EQ) != 1)
-        return slow();
-      Ref otherDevice(callMethod(tensor, names.getDevice));
-      if (!otherDevice || PyLong_AsLong(otherDevice.get()) != device)
-        return slow();
-    }
-    if (isTrueMethod(tensor, names.isContiguous) != 1)
-      return slow();
-    PyObject *dtype = PyObject_GetAttr(tensor, names.dtype);
-    if (!dtype)
-      return slow();
-    PyTuple_SetItem(dtypes.get(), t, dtype); // steals
+    Py_INCREF(infos[t].dtype);
+    PyTuple_SetItem(dtypes.get(), t, infos[t].dtype); // steals
   }
   Py_ssize_t numScalars = PyTuple_Size(self->scalarPositions);
   Ref scalarTypes(PyTuple_New(numScalars));
@@ -274,14 +390,14 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
     Py_INCREF(type);
     PyTuple_SetItem(scalarTypes.get(), s, type);
   }
-  Py_ssize_t rank = PyTuple_Size(shape.get());
+  Py_ssize_t rank = first.rank;
   Ref key(
       Py_BuildValue("(OOnl)", dtypes.get(), scalarTypes.get(), rank, device));
   if (!key)
     return nullptr;
   // The plan (a tuple): (launcher, output dtypes, family address, scalar
   // pack codes (one str char per input, ' ' for tensors)).
-  PyObject *plan = PyDict_GetItemWithError(self->plans, key.get());
+  PyObject *plan = findPlan(self, key.get());
   if (!plan || !PyTuple_Check(plan) || PyTuple_Size(plan) < 4)
     return slow();
   PyObject *outDtypes = PyTuple_GetItem(plan, 1);
@@ -310,55 +426,43 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
         given[k] = value;
     }
   }
-  PyObject *firstDtype = PyTuple_GetItem(dtypes.get(), 0);
   std::vector<Ref> results(self->numOutputs);
+  std::vector<uint64_t> outputData(self->numOutputs);
   for (Py_ssize_t k = 0; k < self->numOutputs; ++k) {
     PyObject *dtype = PyTuple_GetItem(outDtypes, k);
     if (!given[k]) {
-      // The layout rule of contiguous inputs is the contiguous layout, which
-      // is what empty_like gives a contiguous tensor.
-      if (dtype == firstDtype) {
-        results[k].reset(
-            PyObject_CallFunctionObjArgs(self->emptyLike, first, nullptr));
-      } else {
-        Ref positional(PyTuple_Pack(1, first));
-        Ref keywords(Py_BuildValue("{sO}", "dtype", dtype));
-        if (!positional || !keywords)
-          return nullptr;
-        results[k].reset(
-            PyObject_Call(self->emptyLike, positional.get(), keywords.get()));
-      }
+      results[k].reset(allocateOutput(self, tensors[0], first, dtype));
       if (!results[k])
         return nullptr; // out of memory: torch's exception
+    } else {
+      if (reinterpret_cast<PyObject *>(Py_TYPE(given[k])) != tensorType)
+        return slow();
+      Py_INCREF(given[k]);
+      results[k].reset(given[k]);
+    }
+    if (!given[k] && !tensorAccess) {
+      // Made above like the first input: only its address is new.
+      Ref pointer(callMethod(results[k].get(), names.dataPtr));
+      if (!pointer)
+        return slow();
+      outputData[k] = PyLong_AsUnsignedLongLong(pointer.get());
+      if (PyErr_Occurred())
+        return slow();
       continue;
     }
-    PyObject *out = given[k];
-    if (reinterpret_cast<PyObject *>(Py_TYPE(out)) != tensorType)
+    TensorInfo out;
+    if (!readTensor(results[k].get(), out) || !out.contiguous ||
+        out.dtype != dtype || !out.sameShape(first) || out.device != device)
       return slow();
-    Ref outShape(PyObject_GetAttr(out, names.shape));
-    Ref outDtype(PyObject_GetAttr(out, names.dtype));
-    if (!outShape || !outDtype || outDtype.get() != dtype ||
-        PyObject_RichCompareBool(outShape.get(), shape.get(), Py_EQ) != 1 ||
-        isTrueMethod(out, names.isContiguous) != 1)
-      return slow();
-    Ref outDevice(callMethod(out, names.getDevice));
-    if (!outDevice || PyLong_AsLong(outDevice.get()) != device)
-      return slow();
-    Py_INCREF(out);
-    results[k].reset(out);
+    outputData[k] = out.data;
   }
 
-  // Sizes and contiguous strides (a size-1 dim's stride is never used).
-  std::vector<int64_t> sizes(rank), strides(rank);
-  for (Py_ssize_t d = 0; d < rank; ++d) {
-    sizes[d] = PyLong_AsLongLong(PyTuple_GetItem(shape.get(), d));
-    if (sizes[d] < 0)
-      return slow();
-  }
+  // Contiguous strides (a size-1 dim's stride is never used).
+  int64_t strides[kMaxRank];
   int64_t stride = 1;
   for (Py_ssize_t d = rank - 1; d >= 0; --d) {
     strides[d] = stride;
-    stride *= sizes[d] > 0 ? sizes[d] : 1;
+    stride *= first.sizes[d] > 0 ? first.sizes[d] : 1;
   }
 
   // Pack: per memref operand (allocated, aligned, offset, sizes, strides),
@@ -372,50 +476,47 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
                0);
   pointers.resize(numOperands);
   size_t at = 0;
-  auto packTensor = [&](PyObject *tensor) -> bool {
-    Ref pointer(callMethod(tensor, names.dataPtr));
-    if (!pointer)
-      return false;
-    auto address =
-        static_cast<int64_t>(PyLong_AsUnsignedLongLong(pointer.get()));
-    if (PyErr_Occurred())
-      return false;
+  auto packTensor = [&](uint64_t data) {
+    auto address = static_cast<int64_t>(data);
     words[at] = address;
     words[at + 1] = address;
     words[at + 2] = 0;
-    for (Py_ssize_t d = 0; d < rank; ++d) {
-      words[at + 3 + d] = sizes[d];
-      words[at + 3 + rank + d] = strides[d];
-    }
+    std::memcpy(&words[at + 3], first.sizes, rank * sizeof(int64_t));
+    std::memcpy(&words[at + 3 + rank], strides, rank * sizeof(int64_t));
     at += descriptorWords;
-    return true;
   };
+  Py_ssize_t nextTensor = 0;
   for (Py_ssize_t i = 0; i < self->numInputs; ++i) {
     pointers[i] = &words[at];
-    PyObject *value = PyTuple_GetItem(args, i);
     Py_UCS4 code = PyUnicode_ReadChar(codes, i);
     if (code == ' ') {
-      if (!packTensor(value))
+      if (nextTensor >= numTensors ||
+          PyTuple_GetItem(args, i) != tensors[nextTensor])
         return slow();
+      packTensor(infos[nextTensor++].data);
     } else {
       int64_t word;
-      if (!packScalar(value, static_cast<char>(code), word))
+      if (!packScalar(PyTuple_GetItem(args, i), static_cast<char>(code), word))
         return slow();
       words[at++] = word;
     }
   }
   for (Py_ssize_t k = 0; k < self->numOutputs; ++k) {
     pointers[self->numInputs + k] = &words[at];
-    if (!packTensor(results[k].get()))
-      return slow();
+    packTensor(outputData[k]);
   }
 
-  Ref streamObject(PyObject_CallFunction(self->rawStream, "l", device));
-  if (!streamObject)
-    return nullptr;
-  void *stream = PyLong_AsVoidPtr(streamObject.get());
-  if (PyErr_Occurred())
-    return nullptr;
+  void *stream = nullptr;
+  if (tensorAccess) {
+    stream = tensorAccess->currentStream(static_cast<int32_t>(device));
+  } else {
+    Ref streamObject(PyObject_CallFunction(self->rawStream, "l", device));
+    if (!streamObject)
+      return nullptr;
+    stream = PyLong_AsVoidPtr(streamObject.get());
+    if (PyErr_Occurred())
+      return nullptr;
+  }
 
   int status;
   PyThreadState *released = PyEval_SaveThread();
@@ -440,10 +541,12 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   return tuple;
 }
 
-/// The object members, tensorPositions to raiseError, as an array.
-constexpr int kMembers = 9;
+/// The object members, tensorPositions to memoPlan, as an array (the
+/// first kArguments set by the constructor).
+constexpr int kArguments = 9;
+constexpr int kMembers = 11;
 PyObject **members(FastPath *self) {
-  static_assert(offsetof(FastPath, raiseError) -
+  static_assert(offsetof(FastPath, memoPlan) -
                     offsetof(FastPath, tensorPositions) ==
                 (kMembers - 1) * sizeof(PyObject *));
   return &self->tensorPositions;
@@ -463,7 +566,7 @@ PyObject *fastPathNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
                                    "raise_error",
                                    nullptr};
   Py_ssize_t numInputs, numOutputs;
-  PyObject *values[kMembers];
+  PyObject *values[kArguments];
   if (!PyArg_ParseTupleAndKeywords(
           args, kwargs, "nnO!O!O!O!OOOOO:FastPath",
           const_cast<char **>(keywords), &numInputs, &numOutputs, &PyTuple_Type,
@@ -483,10 +586,11 @@ PyObject *fastPathNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   self->numInputs = numInputs;
   self->numOutputs = numOutputs;
   PyObject **slots = members(self);
-  for (int i = 0; i < kMembers; ++i) {
+  for (int i = 0; i < kArguments; ++i) {
     Py_INCREF(values[i]);
     slots[i] = values[i];
   }
+  self->memoKey = self->memoPlan = nullptr;
   return reinterpret_cast<PyObject *>(self);
 }
 
@@ -553,6 +657,37 @@ PyObject *bind(PyObject *, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/// bind_tensors(address, dtypes): reads tensors through the PwTensorAccess
+/// table at `address` (0: through their attributes again); `dtypes[code]`
+/// is the dtype object of the table's dtype code `code`, or None.
+PyObject *bindTensors(PyObject *, PyObject *args) {
+  PyObject *addressObject, *dtypes;
+  if (!PyArg_ParseTuple(args, "OO!:bind_tensors", &addressObject, &PyTuple_Type,
+                        &dtypes))
+    return nullptr;
+  void *address = PyLong_AsVoidPtr(addressObject);
+  if (PyErr_Occurred())
+    return nullptr;
+  auto *table = static_cast<const PwTensorAccess *>(address);
+  if (table && table->version != kTensorAccessVersion) {
+    PyErr_Format(PyExc_ValueError,
+                 "bind_tensors: table version %u, this module reads %u",
+                 table->version, kTensorAccessVersion);
+    return nullptr;
+  }
+  std::vector<PyObject *> objects;
+  for (Py_ssize_t code = 0; code < PyTuple_Size(dtypes); ++code) {
+    PyObject *dtype = PyTuple_GetItem(dtypes, code);
+    objects.push_back(dtype == Py_None ? nullptr : dtype);
+    Py_XINCREF(objects.back());
+  }
+  for (PyObject *dtype : dtypeObjects)
+    Py_XDECREF(dtype);
+  dtypeObjects = std::move(objects);
+  tensorAccess = table;
+  Py_RETURN_NONE;
+}
+
 /// select(device, stream): what the general path calls before a launch, so
 /// that both paths share this thread's record of the runtime's state.
 PyObject *select(PyObject *, PyObject *args) {
@@ -574,6 +709,8 @@ PyObject *select(PyObject *, PyObject *args) {
 PyMethodDef moduleMethods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(launch, set_device, set_stream): the runtime's entry points."},
+    {"bind_tensors", bindTensors, METH_VARARGS,
+     "bind_tensors(address, dtypes): the tensor access table (0: none)."},
     {"select", select, METH_VARARGS,
      "select(device, stream) -> status: makes them current for this thread."},
     {nullptr, nullptr, 0, nullptr}};

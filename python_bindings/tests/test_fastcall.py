@@ -263,3 +263,90 @@ def test_bad_construction(fastcall):
             raw_stream=print, raise_error=print)
     with pytest.raises(TypeError):
         fastcall.FastPath(args=1)
+
+
+class TensorView(ctypes.Structure):
+    """PwTensorView of python_bindings/src/TensorAccess.h."""
+    _fields_ = [("data", ctypes.c_uint64),
+                ("sizes", ctypes.POINTER(ctypes.c_int64)),
+                ("rank", ctypes.c_int64),
+                ("scalar_type", ctypes.c_int32),
+                ("device", ctypes.c_int32),
+                ("contiguous", ctypes.c_int32)]
+
+
+READ = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object,
+                        ctypes.POINTER(TensorView))
+EMPTY = ctypes.CFUNCTYPE(ctypes.py_object, ctypes.POINTER(ctypes.c_int64),
+                         ctypes.c_int64, ctypes.c_int32, ctypes.c_int32)
+CURRENT_STREAM = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int32)
+
+
+class TensorAccess(ctypes.Structure):
+    """PwTensorAccess of python_bindings/src/TensorAccess.h (version 1)."""
+    _fields_ = [("version", ctypes.c_uint32), ("read", READ),
+                ("empty_contiguous", EMPTY), ("current_stream", CURRENT_STREAM)]
+
+
+def Unreadable(*args, **kwargs):
+    """A FakeTensor whose data_ptr() fails: only a table can read it."""
+    tensor = FakeTensor(*args, **kwargs)
+
+    def data_ptr():
+        raise AssertionError("read through attributes")
+    tensor.data_ptr = data_ptr
+    return tensor
+
+
+def test_tensor_access_table(fastcall):
+    """With a table bound (as pointwise._torchtensors binds one for torch),
+    tensors are read, outputs made and streams found through it; without,
+    through attributes again."""
+    codes = ("f32", "f16")
+    reads, made = [], []
+
+    def read(tensor, view):
+        if not isinstance(tensor, FakeTensor) or not tensor.is_cuda:
+            return 0
+        reads.append(tensor)
+        tensor.sizes_array = (ctypes.c_int64 * max(len(tensor.shape), 1))(
+            *tensor.shape)
+        view.contents.data = tensor.address
+        view.contents.sizes = tensor.sizes_array
+        view.contents.rank = len(tensor.shape)
+        view.contents.scalar_type = codes.index(tensor.dtype)
+        view.contents.device = tensor.device
+        view.contents.contiguous = tensor.contiguous
+        return 1
+
+    def empty(sizes, rank, code, device):
+        made.append(Unreadable(tuple(sizes[:rank]), codes[code], device))
+        return made[-1]
+
+    callbacks = (READ(read), EMPTY(empty),
+                 CURRENT_STREAM(lambda device: STREAM * 2 + device))
+    table = TensorAccess(1, *callbacks)
+    h = Harness(fastcall, 2)
+    h.plan(["f32", "f16"], [], 2, 1, ["f32"], "  ")
+    a, b = Unreadable((3, 5), device=1), Unreadable((3, 5), "f16", device=1)
+    fastcall.bind_tensors(ctypes.addressof(table), codes)
+    try:
+        out = h(a, b)
+        assert out is made[0] and out.shape == (3, 5) and out.dtype == "f32"
+        given = Unreadable((3, 5), device=1)
+        assert h(a, b, out0=given) is given
+        # A tensor the table does not handle goes to the general path.
+        assert h(a, FakeTensor((3, 5), "f16", device=1, cuda=False)) == \
+            "general path"
+        with pytest.raises(ValueError, match="table version"):
+            fastcall.bind_tensors(ctypes.addressof(TensorAccess(
+                2, *callbacks)), codes)
+    finally:
+        fastcall.bind_tensors(0, ())
+    assert [values for _, values in h.launches] == [
+        [descriptor(a), descriptor(b), descriptor(out)],
+        [descriptor(a), descriptor(b), descriptor(given)]]
+    assert h.streams[-1] == STREAM * 2 + 1
+    assert reads[:3] == [a, b, out] and len(h.slow_calls) == 1
+    # Unbound: attributes again (which these tensors fail).
+    assert h(a, b) == "general path"

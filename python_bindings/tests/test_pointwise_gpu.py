@@ -337,3 +337,69 @@ def test_fast_path_matches_the_general_call():
     h = random((10, 10), torch.float16, 5)
     torch.testing.assert_close(fma_like(h, h, 0.5), (h.float() * 1.5).half(),
                                rtol=2e-3, atol=2e-3)
+
+
+def test_torch_tensor_reader_matches_attributes(monkeypatch):
+    """pointwise._torchtensors (built for this torch) in the C call path:
+    the same results, allocations, streams and hand-overs as reading
+    attributes."""
+    from pointwise import _pointwise as impl
+    fastcall = impl._load_fastcall(impl.load_runtime())
+    if fastcall is None:
+        pytest.skip("no C call path here")
+
+    @pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+                  promotion_methods=[(0, 1, "DEFAULT"), (0, 1, "ALWAYS_BOOL")],
+                  num_outputs=2)
+    def two(x, y, alpha):
+        return x * alpha + y, x > y
+
+    a = random((64, 33), torch.float16, 1)
+    b = random((64, 33), torch.float32, 2)
+    two(a, b, 1.0)  # the general call plans; the fast path is bound now
+    module = impl._torch_tensors
+    if module is False or module is None:
+        pytest.skip("no pointwise._torchtensors for torch %s here"
+                    % torch.__version__)
+    table = impl._check_torch_tensors(module, torch)
+    assert table is not None and table[module.probe(b)[2]] is torch.float32
+
+    def run_both(*args, **outputs):
+        results = []
+        for address in (module.table(), 0):
+            fastcall.bind_tensors(address, table)
+            try:
+                results.append(two(*args, **outputs))
+            finally:
+                fastcall.bind_tensors(module.table(), table)
+        return results
+
+    for shape in [(64, 33), (1, 1), (2, 3, 4, 5), (0, 7), ()]:
+        x, y = random(shape, torch.float16, 3), random(shape, torch.float32, 4)
+        (s1, m1), (s2, m2) = run_both(x, y, -1.5)
+        for s, m in ((s1, m1), (s2, m2)):
+            assert s.dtype == torch.float32 and m.dtype == torch.bool
+            assert s.shape == shape and s.is_contiguous()
+            torch.testing.assert_close(s, x.float() * -1.5 + y)
+            torch.testing.assert_close(m, x.float() > y)
+        out = torch.empty(shape, device="cuda")
+        (r, _), _ = run_both(x, y, 2.0, out0=out)
+        assert r is out
+        torch.testing.assert_close(out, x.float() * 2 + y)
+        # Handed over: non-contiguous, mismatched shapes, CPU tensors.
+        if len(shape) >= 2:
+            xt, yt = x.transpose(0, 1), y.transpose(0, 1)
+            (s1, _), (s2, _) = run_both(xt, yt, 1.0)
+            torch.testing.assert_close(s1, s2)
+            torch.testing.assert_close(s1, xt.float() + yt)
+    with pytest.raises(ValueError, match="different devices"):
+        two(a, b.cpu(), 1.0)
+    # The current stream, as torch has it, also through the reader.
+    stream = torch.cuda.Stream()
+    x, y = random((512, 512), torch.float16, 5), random((512, 512),
+                                                     torch.float32, 6)
+    with torch.cuda.stream(stream):
+        torch.cuda._sleep(1000000)  # the launch must queue behind this
+        s, _ = two(x, y, 1.0)
+    stream.synchronize()
+    torch.testing.assert_close(s, x.float() + y)
