@@ -131,11 +131,13 @@ def main():
           % ("yes" if reader else "no (not built for torch %s)"
              % torch.__version__))
 
+    table = (_pointwise._check_torch_tensors(reader, torch)
+             if reader and saved else None)
+
     def reading(through_reader):
         """Binds the reader in the C call path, or unbinds it (attribute
         reads)."""
         if reader and saved:
-            table = _pointwise._check_torch_tensors(reader, torch)
             saved.bind_tensors(reader.table() if through_reader else 0, table)
     if reader and saved:
         reading(False)

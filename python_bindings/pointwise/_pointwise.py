@@ -157,10 +157,13 @@ _fastcall = None
 _fastcall_lock = threading.Lock()
 
 
-def _fastcall_candidates(runtime_path):
+def _beside_runtime(name, runtime_path):
+    """The first existing `name` among the package's library candidates,
+    the runtime's own directory first; None if there is none."""
     first = ([os.path.dirname(runtime_path)]
              if runtime_path and os.sep in runtime_path else [])
-    return library_candidates(_FASTCALL_NAME, None, first)
+    return next((c for c in library_candidates(name, None, first)
+                 if os.path.isfile(c)), None)
 
 
 def _load_extension(name, path):
@@ -229,11 +232,7 @@ def _bind_torch_tensors(fastcall, runtime, torch):
         _torch_tensors = False
         if os.environ.get("POINTWISE_TORCH_TENSORS", "1") in ("0", "no", ""):
             return
-        first = ([os.path.dirname(runtime.path)]
-                 if runtime.path and os.sep in runtime.path else [])
-        path = next((c for c in library_candidates(_TORCH_TENSORS_NAME, None,
-                                                   first)
-                     if os.path.isfile(c)), None)
+        path = _beside_runtime(_TORCH_TENSORS_NAME, runtime.path)
         if path is None or not torch.cuda.is_available():
             return
         try:
@@ -262,8 +261,7 @@ def _load_fastcall(runtime):
         if _fastcall is None:
             module = False
             if os.environ.get("POINTWISE_FASTCALL", "1") not in ("0", "no", ""):
-                path = next((c for c in _fastcall_candidates(runtime.path)
-                             if os.path.isfile(c)), None)
+                path = _beside_runtime(_FASTCALL_NAME, runtime.path)
                 if path is not None:
                     module = _load_extension("pointwise._fastcall", path)
                     address = ctypes.cast
