@@ -11,6 +11,11 @@ it is timed: each workload's two kernels timed, in one process, by
   idle-gpu      do_bench's loop with a synchronize before each timed call
                 and a 50 µs sleep kernel (the kernel starts behind no memory
                 traffic, as under ncu)
+  rotate        do_bench's loop (zero_() flush), but each call reads the
+                next of 3 copies of the inputs (same sizes, strides and
+                offsets): no call finds lines of its own inputs left in L2
+                by the call before, whatever cache policy they were read
+                with (L2::evict_last lines can outlive the flush)
 
     python3 bench_methods.py --lib workloads.so [--workloads a,b] [--rounds 3]
 
@@ -34,8 +39,11 @@ CACHE = None
 
 
 def timed_loop(fn, flush, sync, reps=40):
+    """Median ms of fn() after flush(); fn may be a list, called in turn."""
+    fns = fn if isinstance(fn, list) else [fn]
     times = []
-    for _ in range(reps):
+    for rep in range(reps):
+        fn = fns[rep % len(fns)]
         flush()
         if sync:
             torch.cuda.synchronize()
@@ -77,7 +85,18 @@ def methods():
         "read-flush": lambda fn: timed_loop(fn, read, sync=False),
         "no-flush": no_flush,
         "idle-gpu": lambda fn: timed_loop(fn, zero, sync=True),
+        "rotate": lambda fns: timed_loop(fns, zero, sync=False, reps=60),
     }
+
+
+def same_layout_copy(t):
+    """A tensor with t's values, sizes, strides and storage offset in a
+    storage of its own."""
+    storage = torch.empty(t.untyped_storage().size(), dtype=torch.uint8,
+                          device=t.device).untyped_storage()
+    copy = torch.empty(0, dtype=t.dtype, device=t.device)
+    copy.set_(storage, t.storage_offset(), t.shape, t.stride())
+    return copy.copy_(t)
 
 
 def measure_workload(name, table, ceiling, rounds):
@@ -89,6 +108,16 @@ def measure_workload(name, table, ceiling, rounds):
     compiled(*args)
     sides = {"ours": lambda: case.ours(*args, *outs),
              "inductor": lambda: compiled(*args)}
+    if "rotate" in table:
+        arg_sets = [args] + [tuple(same_layout_copy(a) for a in args)
+                             for _ in range(2)]
+        out_sets = [outs] + [case.outs(*a) for a in arg_sets[1:]]
+        rotated = {
+            "ours": [lambda a=a, o=o: case.ours(*a, *o)
+                     for a, o in zip(arg_sets, out_sets)],
+            "inductor": [lambda a=a: compiled(*a) for a in arg_sets]}
+        for a in arg_sets[1:]:
+            compiled(*a)  # no recompilation: same layouts
 
     def pct(ms):
         return 100 * case.bytes / (ms * 1e-3) / 1e9 / ceiling
@@ -97,7 +126,8 @@ def measure_workload(name, table, ceiling, rounds):
         samples = {side: [] for side in sides}
         for _ in range(rounds):
             for side, fn in sides.items():
-                samples[side].append(measure(fn))
+                samples[side].append(measure(
+                    rotated[side] if measure is table.get("rotate") else fn))
         cells.append("%.1f / %.1f" % tuple(
             pct(statistics.median(samples[s])) for s in sides))
     return cells
@@ -109,6 +139,8 @@ def main():
     parser.add_argument("--lib", default="")
     parser.add_argument("--workloads", default="")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--methods", default="",
+                        help="comma-separated (default: all)")
     options = parser.parse_args()
     names = [n for n in options.workloads.split(",") if n] or list(gb.W)
     lib_path, package_dir = gb._find_paths(options.lib)
@@ -121,6 +153,8 @@ def main():
     ceiling = gb.copy_bw()
     CACHE = torch.empty(64 << 20, dtype=torch.int32, device=gb.dev)
     table = methods()
+    if options.methods:
+        table = {m: table[m] for m in options.methods.split(",")}
     print("device: %s; copy bandwidth %.0f GB/s; medians of %d rounds; "
           "%% of copy bandwidth, ours / inductor"
           % (torch.cuda.get_device_name(0), ceiling, options.rounds))

@@ -266,6 +266,7 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.vectorBytes = options.vectorBytes;
   pipeline.unroll = options.unroll;
   pipeline.tileEdge = options.tileEdge;
+  pipeline.loadPolicy = options.loadPolicy;
   pipeline.launchOnCurrentStream = true;
   buildGpuPipeline(pm, pipeline);
   return pm.run(module);

@@ -1,15 +1,23 @@
 // pw-gpu-pipeline produces PTX that ptxas accepts for sm_90, with the
 // accesses each strategy promises.
 // RUN: pw-opt %s --split-input-file --pw-gpu-pipeline=format=isa | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s
+// RUN: pw-opt %s --split-input-file --pw-gpu-pipeline="format=isa load-policy=none" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=PLAIN
 // REQUIRES: ptxas
 
-// Contiguous f32: 16-byte vector loads through the non-coherent path and
-// 16-byte stores, one of each per thread and operand (two memref inputs
-// stream), both loads before any compute.
+// Contiguous f32: 16-byte vector loads with an L2 evict_last policy
+// (pw-hint-global-loads) and 16-byte stores, one of each per thread and
+// operand (two memref inputs stream), both loads before any compute.
 // CHECK-LABEL: .visible .entry add_contiguous_f32_kernel(
-// CHECK: ld.global.nc.v4.{{b32|f32}}
-// CHECK: ld.global.nc.v4.{{b32|f32}}
-// CHECK-NOT: ld.global.nc.v4
+// CHECK: createpolicy.fractional.L2::evict_last.b64 [[POLICY:%rd[0-9]+]], 1.0;
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
+// CHECK-NOT: ld.global.{{.*}}v4
+// With load-policy=none, plain loads through the non-coherent path.
+// PLAIN-LABEL: .visible .entry add_contiguous_f32_kernel(
+// PLAIN-NOT: cache_hint
+// PLAIN: ld.global.nc.v4.{{b32|f32}}
+// PLAIN: ld.global.nc.v4.{{b32|f32}}
+// PLAIN-NOT: cache_hint
 // CHECK: add.rn.f32
 // CHECK: st.global.v4.{{b32|f32}}
 // CHECK-NOT: st.global.v4
@@ -27,7 +35,7 @@ func.func @add_contiguous_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?
 // f16 storage is computed in f32 and rounded once, when stored; 8 halves
 // move per 16-byte access.
 // CHECK-LABEL: .visible .entry scale_f16_kernel(
-// CHECK: ld.global.nc.v4.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: cvt.f32.f16
 // CHECK: mul.rn.f32
 // CHECK: add.rn.f32
@@ -53,7 +61,7 @@ func.func @scale_f16(%x: memref<?xf16>, %c: memref<?xf16>) {
 // CHECK: .param .u32 add_strided_slice_small_kernel_param_0,
 // CHECK-NOT: mul.lo.s64
 // CHECK-NOT: div.u64
-// CHECK: ld.global.nc.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.b32
 // CHECK-NOT: mul.lo.s64
 // CHECK: st.global.b32
 func.func @add_strided_slice_small(%a: memref<64x32xf32>, %b: memref<64x32xf32, strided<[64, 2]>>, %c: memref<64x32xf32>) {
@@ -69,7 +77,7 @@ func.func @add_strided_slice_small(%a: memref<64x32xf32>, %b: memref<64x32xf32, 
 
 // Two outputs and a scalar operand of higher precision than the storage.
 // CHECK-LABEL: .visible .entry polar_kernel(
-// CHECK: ld.global.nc.v4.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: st.global.v4.b32
 // CHECK: st.global.v4.b32
 func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) {
@@ -88,8 +96,10 @@ func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: me
 
 // An operand transposed relative to the output: every input staged through
 // a padded 64x65 shared-memory tile with a barrier, so that the reads, along
-// each input's contiguous dim, and the write are coalesced.
+// each input's contiguous dim, and the write are coalesced. Two tiles: plain
+// loads (pw-hint-global-loads leaves such kernels alone).
 // CHECK-LABEL: .visible .entry add_transposed_large_kernel(
+// CHECK-NOT: cache_hint
 // CHECK-DAG: .shared .align 4 .b8 __wg_add_transposed_large_kernel_0[16640];
 // CHECK-DAG: .shared .align 4 .b8 __wg_add_transposed_large_kernel_1[16640];
 // CHECK: ld.global.nc.b32

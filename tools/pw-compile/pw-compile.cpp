@@ -85,6 +85,15 @@ llvm::cl::opt<bool>
 llvm::cl::opt<int64_t> blockSize("block-size",
                                  llvm::cl::desc("Threads per block"),
                                  llvm::cl::init(128));
+llvm::cl::opt<int64_t> vectorBytes(
+    "vector-bytes",
+    llvm::cl::desc("Bytes per vector access of the linear variants"),
+    llvm::cl::init(16));
+llvm::cl::opt<std::string> loadPolicy(
+    "load-policy",
+    llvm::cl::desc("L2 policy of the kernels' global loads: evict-last or "
+                   "none"),
+    llvm::cl::init("evict-last"));
 llvm::cl::opt<int64_t>
     unroll("unroll",
            llvm::cl::desc("Accesses per thread and operand (0: decided per "
@@ -202,6 +211,8 @@ int main(int argc, char **argv) {
   options.format = format;
   options.cudaPath = cudaPath;
   options.blockSize = blockSize;
+  options.vectorBytes = vectorBytes;
+  options.loadPolicy = loadPolicy;
   options.unroll = unroll;
   options.tileEdge = tileEdge;
   options.transposeVariants = !noTranspose;

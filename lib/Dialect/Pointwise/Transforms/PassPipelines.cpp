@@ -136,6 +136,9 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  HintGlobalLoadsPassOptions hints;
+  hints.policy = options.loadPolicy;
+  pm.addNestedPass<gpu::GPUModuleOp>(createHintGlobalLoadsPass(hints));
 
   GpuToLLVMConversionPassOptions host;
   host.kernelBarePtrCallConv = true;

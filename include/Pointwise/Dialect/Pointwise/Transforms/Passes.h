@@ -108,6 +108,11 @@ struct GpuPipelineOptions
       *this, "tile-edge",
       llvm::cl::desc("Edge of the transpose strategy's tiles (16, 32, 64)"),
       llvm::cl::init(64)};
+  Option<std::string> loadPolicy{
+      *this, "load-policy",
+      llvm::cl::desc("L2 policy of the kernels' global loads: evict-last "
+                     "(pw-hint-global-loads) or none"),
+      llvm::cl::init("evict-last")};
   Option<bool> launchOnCurrentStream{
       *this, "launch-on-current-stream",
       llvm::cl::desc("Launch asynchronously on the runtime's current stream "

@@ -1,0 +1,263 @@
+// Hand-written CUDA kernels for layout experiments: which structure of a
+// transpose tile or a dense stream runs best on the GPU, before pw-tile is
+// taught it. Not part of the product: compiled with nvcc into a cubin that
+// benchmarks/lab/kernel_lab.py times beside our families and Inductor.
+//
+//   nvcc -arch=sm_90 -cubin -O3 -o kernel_lab.cubin kernel_lab.cu
+//
+// Transposes: out[b][p][l] = x[b][p][l] + y[b][l][p] (x, out contiguous in
+// (B, P, L), y contiguous in (B, L, P)); without x, a transposing copy.
+// Tiles of TP x TL elements, THREADS threads, 16-byte vectors along each
+// operand's contiguous dim; y goes through shared memory.
+
+#include <cstdint>
+
+
+// A 4-, 8- or 16-byte global load, plain or with Inductor's cache hints
+// (L1::evict_last and an L2 evict_last policy of fraction 1.0).
+template <bool EVICT_LAST> __device__ float loadHinted(const float *p) {
+  if (!EVICT_LAST)
+    return *p;
+  float v;
+  asm volatile("{\n .reg .b64 pol;\n"
+               " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
+               " ld.global.L1::evict_last.L2::cache_hint.b32 %0, [%1], pol;\n}"
+               : "=f"(v)
+               : "l"(p));
+  return v;
+}
+template <bool EVICT_LAST> __device__ float2 loadHinted2(const float *p) {
+  if (!EVICT_LAST)
+    return *reinterpret_cast<const float2 *>(p);
+  float2 v;
+  asm volatile("{\n .reg .b64 pol;\n"
+               " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
+               " ld.global.L1::evict_last.L2::cache_hint.v2.f32 {%0, %1}, [%2], "
+               "pol;\n}"
+               : "=f"(v.x), "=f"(v.y)
+               : "l"(p));
+  return v;
+}
+template <bool EVICT_LAST> __device__ float4 loadHinted4(const float *p) {
+  if (!EVICT_LAST)
+    return *reinterpret_cast<const float4 *>(p);
+  float4 v;
+  asm volatile("{\n .reg .b64 pol;\n"
+               " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
+               " ld.global.L1::evict_last.L2::cache_hint.v4.f32 {%0, %1, %2, "
+               "%3}, [%4], pol;\n}"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p));
+  return v;
+}
+
+
+template <int TP, int TL, int THREADS, bool HAS_X, bool EL = false>
+__device__ void transposeTile(const float *__restrict__ x,
+                              const float *__restrict__ y,
+                              float *__restrict__ out, int P, int L) {
+  constexpr int kVectors = TP * TL / 4 / THREADS; // per thread and operand
+  static_assert(kVectors >= 1, "tile too small for the block");
+  __shared__ float tile[TL][TP + 1];
+  const int l0 = blockIdx.x * TL;
+  const int p0 = (blockIdx.y % (P / TP)) * TP;
+  const int b = blockIdx.y / (P / TP);
+  const int64_t base = int64_t(b) * P * L;
+  float4 yv[kVectors], xv[kVectors];
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    int v = threadIdx.x + k * THREADS;
+    int lrow = v / (TP / 4), pc = v % (TP / 4);
+    yv[k] = loadHinted4<EL>(y + base + int64_t(l0 + lrow) * P + p0 + pc * 4);
+  }
+  if (HAS_X) {
+#pragma unroll
+    for (int k = 0; k < kVectors; ++k) {
+      int v = threadIdx.x + k * THREADS;
+      int prow = v / (TL / 4), lc = v % (TL / 4);
+      xv[k] = loadHinted4<EL>(x + base + int64_t(p0 + prow) * L + l0 + lc * 4);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    int v = threadIdx.x + k * THREADS;
+    int lrow = v / (TP / 4), pc = v % (TP / 4);
+    tile[lrow][pc * 4 + 0] = yv[k].x;
+    tile[lrow][pc * 4 + 1] = yv[k].y;
+    tile[lrow][pc * 4 + 2] = yv[k].z;
+    tile[lrow][pc * 4 + 3] = yv[k].w;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    int v = threadIdx.x + k * THREADS;
+    int prow = v / (TL / 4), lc = v % (TL / 4);
+    float4 r;
+    r.x = tile[lc * 4 + 0][prow];
+    r.y = tile[lc * 4 + 1][prow];
+    r.z = tile[lc * 4 + 2][prow];
+    r.w = tile[lc * 4 + 3][prow];
+    if (HAS_X) {
+      r.x += xv[k].x;
+      r.y += xv[k].y;
+      r.z += xv[k].z;
+      r.w += xv[k].w;
+    }
+    *reinterpret_cast<float4 *>(out + base + int64_t(p0 + prow) * L + l0 +
+                                lc * 4) = r;
+  }
+}
+
+#define TRANSPOSE(NAME, TP, TL, THREADS)                                       \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      add_##NAME(const float *x, const float *y, float *out, int P, int L) {   \
+    transposeTile<TP, TL, THREADS, true>(x, y, out, P, L);                     \
+  }                                                                            \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      copy_##NAME(const float *x, const float *y, float *out, int P, int L) {  \
+    transposeTile<TP, TL, THREADS, false>(x, y, out, P, L);                    \
+  }
+
+// Transposes with Inductor's cache hints on every load.
+#define TRANSPOSE_EL(NAME, TP, TL, THREADS)                                    \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      add_##NAME##_el(const float *x, const float *y, float *out, int P,       \
+                      int L) {                                                 \
+    transposeTile<TP, TL, THREADS, true, true>(x, y, out, P, L);               \
+  }                                                                            \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      copy_##NAME##_el(const float *x, const float *y, float *out, int P,      \
+                       int L) {                                                \
+    transposeTile<TP, TL, THREADS, false, true>(x, y, out, P, L);              \
+  }
+
+TRANSPOSE(t32x32_128, 32, 32, 128)
+TRANSPOSE(t32x32_256, 32, 32, 256)
+TRANSPOSE(t64x64_256, 64, 64, 256)
+TRANSPOSE(t64x64_512, 64, 64, 512)
+TRANSPOSE(t32x64_128, 32, 64, 128)
+TRANSPOSE(t64x32_128, 64, 32, 128)
+TRANSPOSE_EL(t32x32_128, 32, 32, 128)
+TRANSPOSE_EL(t64x64_256, 64, 64, 256)
+
+// Dense streams: out[i] = a[i] * alpha + b[i], VECTORS 16-byte vectors per
+// thread and operand, THREADS threads, n a multiple of the block's share.
+template <int THREADS, int VECTORS>
+__device__ void denseAxpy(const float *__restrict__ a,
+                          const float *__restrict__ b, float *__restrict__ out,
+                          float alpha) {
+  int64_t first = int64_t(blockIdx.x) * THREADS * VECTORS * 4;
+  float4 av[VECTORS], bv[VECTORS];
+#pragma unroll
+  for (int k = 0; k < VECTORS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
+    av[k] = __ldg(reinterpret_cast<const float4 *>(a + i));
+    bv[k] = __ldg(reinterpret_cast<const float4 *>(b + i));
+  }
+#pragma unroll
+  for (int k = 0; k < VECTORS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
+    float4 r = make_float4(av[k].x * alpha + bv[k].x, av[k].y * alpha + bv[k].y,
+                           av[k].z * alpha + bv[k].z, av[k].w * alpha + bv[k].w);
+    *reinterpret_cast<float4 *>(out + i) = r;
+  }
+}
+
+#define DENSE(THREADS, VECTORS)                                                \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      axpy_d##THREADS##_v##VECTORS(const float *a, const float *b, float *out, \
+                                   float alpha) {                              \
+    denseAxpy<THREADS, VECTORS>(a, b, out, alpha);                             \
+  }
+
+DENSE(128, 1)
+DENSE(128, 2)
+DENSE(256, 2)
+DENSE(128, 4)
+// Dense streams with VEC-float accesses (1, 2 or 4): out[i] = a[i] * alpha +
+// b[i], STEPS accesses per thread and operand.
+template <int THREADS, int VEC, int STEPS, bool EL>
+__device__ void denseStream(const float *__restrict__ a,
+                            const float *__restrict__ b,
+                            float *__restrict__ out, float alpha) {
+  int64_t first = int64_t(blockIdx.x) * THREADS * VEC * STEPS;
+  float av[STEPS][VEC], bv[STEPS][VEC];
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * VEC;
+    if (VEC == 4) {
+      float4 x = loadHinted4<EL>(a + i), y = loadHinted4<EL>(b + i);
+      av[k][0] = x.x, av[k][1] = x.y, av[k][2] = x.z, av[k][3] = x.w;
+      bv[k][0] = y.x, bv[k][1] = y.y, bv[k][2] = y.z, bv[k][3] = y.w;
+    } else if (VEC == 2) {
+      float2 x = loadHinted2<EL>(a + i), y = loadHinted2<EL>(b + i);
+      av[k][0] = x.x, av[k][1] = x.y;
+      bv[k][0] = y.x, bv[k][1] = y.y;
+    } else {
+      av[k][0] = loadHinted<EL>(a + i), bv[k][0] = loadHinted<EL>(b + i);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * VEC;
+    float r[VEC];
+#pragma unroll
+    for (int j = 0; j < VEC; ++j)
+      r[j] = av[k][j] * alpha + bv[k][j];
+    if (VEC == 4)
+      *reinterpret_cast<float4 *>(out + i) = make_float4(r[0], r[1], r[2], r[3]);
+    else if (VEC == 2)
+      *reinterpret_cast<float2 *>(out + i) = make_float2(r[0], r[1]);
+    else
+      out[i] = r[0];
+  }
+}
+
+#define STREAM(THREADS, VEC, STEPS, EL)                                        \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      stream_t##THREADS##_v##VEC##_s##STEPS##_e##EL(                           \
+          const float *a, const float *b, float *out, float alpha) {           \
+    denseStream<THREADS, VEC, STEPS, EL>(a, b, out, alpha);                    \
+  }
+
+STREAM(256, 2, 1, 0)
+STREAM(256, 2, 1, 1)
+STREAM(128, 2, 2, 0)
+STREAM(128, 4, 1, 0)
+STREAM(128, 4, 1, 1)
+STREAM(256, 4, 1, 0)
+STREAM(256, 1, 2, 0)
+STREAM(128, 1, 4, 0)
+
+// Flip of n elements: out[i] = x[n - 1 - i]; scalar loads, 16-byte stores,
+// 4 x STEPS elements per thread.
+template <int THREADS, int STEPS, bool EL>
+__device__ void flipStream(const float *__restrict__ x, float *__restrict__ out,
+                           int64_t n) {
+  int64_t first = int64_t(blockIdx.x) * THREADS * 4 * STEPS;
+  float v[STEPS][4];
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      v[k][j] = loadHinted<EL>(
+          x + (n - 1 - (first + (int64_t(k) * THREADS + threadIdx.x) * 4 + j)));
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k)
+    *reinterpret_cast<float4 *>(out + first +
+                                (int64_t(k) * THREADS + threadIdx.x) * 4) =
+        make_float4(v[k][0], v[k][1], v[k][2], v[k][3]);
+}
+
+#define FLIP(THREADS, STEPS, EL)                                               \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      flip_t##THREADS##_s##STEPS##_e##EL(const float *x, float *out,           \
+                                         int64_t n) {                          \
+    flipStream<THREADS, STEPS, EL>(x, out, n);                                 \
+  }
+
+FLIP(128, 2, 0)
+FLIP(128, 2, 1)
+FLIP(128, 1, 0)
+FLIP(256, 1, 0)
+FLIP(128, 4, 0)

@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Times the hand-written kernels of kernel_lab.cu beside our families and
+Inductor, in one process, under gpu_bench's do_bench settings.
+
+    python3 kernel_lab.py --cubin kernel_lab.cubin [--lib workloads.so]
+                          [--rounds 3]
+
+An experiment harness, not a benchmark of the product: it answers "would
+this kernel structure beat the one pw-tile emits?" before pw-tile learns it.
+Every hand kernel's result is checked against eager before it is timed.
+Prints % of copy bandwidth (median over rounds).
+"""
+
+import argparse
+import ctypes
+import pathlib
+import statistics
+import sys
+
+import torch
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import gpu_bench as gb  # noqa: E402
+
+TILES = ["t32x32_128", "t32x32_256", "t64x64_256", "t64x64_512",
+         "t32x64_128", "t64x32_128", "t32x32_128_el", "t64x64_256_el"]
+# (threads, floats per access, accesses per thread and operand, hints)
+STREAMS = [(256, 2, 1, 0), (256, 2, 1, 1), (128, 2, 2, 0), (128, 4, 1, 0),
+           (128, 4, 1, 1), (256, 4, 1, 0), (256, 1, 2, 0), (128, 1, 4, 0)]
+# (threads, 4-element steps per thread, hints)
+FLIPS = [(128, 2, 0), (128, 2, 1), (128, 1, 0), (256, 1, 0), (128, 4, 0)]
+
+
+class Cubin:
+    """A cubin loaded through the driver in torch's context."""
+
+    def __init__(self, path):
+        self.cuda = ctypes.CDLL("libcuda.so.1")
+        torch.cuda.init()
+        torch.empty(1, device="cuda")
+        image = pathlib.Path(path).read_bytes()
+        self.module = ctypes.c_void_p()
+        self._check(self.cuda.cuModuleLoadData(ctypes.byref(self.module),
+                                               image), "cuModuleLoadData")
+        self.functions = {}
+
+    def _check(self, status, what):
+        if status != 0:
+            raise RuntimeError("%s failed with CUDA error %d" % (what, status))
+
+    def function(self, name):
+        if name not in self.functions:
+            f = ctypes.c_void_p()
+            self._check(self.cuda.cuModuleGetFunction(
+                ctypes.byref(f), self.module, name.encode()), name)
+            self.functions[name] = f
+        return self.functions[name]
+
+    def launcher(self, name, grid, block, args):
+        """A no-argument callable launching `name` on the current stream."""
+        f = self.function(name)
+        holders = list(args)
+        params = (ctypes.c_void_p * len(holders))(
+            *[ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders])
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        gx, gy = grid
+
+        def launch():
+            self._check(self.cuda.cuLaunchKernel(
+                f, gx, gy, 1, block, 1, 1, 0, stream, params, None), name)
+        launch.keep = (holders, params)
+        return launch
+
+
+def ptr(t):
+    return ctypes.c_void_p(t.data_ptr())
+
+
+def transpose_candidates(lab, x, y, out, B, P, L):
+    """(label, launch) of every tile kernel for out = x + y^T per batch."""
+    rows = []
+    for tile in TILES:
+        tp, tl, threads = (int(v) for v in tile[1:].replace("_el", "")
+                           .replace("x", " ").replace("_", " ").split())
+        if P % tp or L % tl:
+            continue
+        name = ("add_" if x is not None else "copy_") + tile
+        rows.append((tile, lab.launcher(
+            name, (L // tl, (P // tp) * B), threads,
+            [ptr(x if x is not None else y), ptr(y), ptr(out),
+             ctypes.c_int(P), ctypes.c_int(L)])))
+    return rows
+
+
+def placement(name, ceiling, rounds):
+    """Our family on `name` with its outputs preallocated before Inductor's
+    warm-up (as gpu_bench does), allocated at every call (as eager and
+    Inductor do), and at fixed offsets into a fresh pool."""
+    case = gb.W[name]()
+    args = case.args
+    outs = case.outs(*args)
+    compiled = torch.compile(case.eager, dynamic=False)
+    compiled(*args)
+    candidates = [("prealloc", lambda: case.ours(*args, *outs)),
+                  ("alloc per call", lambda: case.ours(*args, *case.outs(*args))),
+                  ("inductor", lambda: compiled(*args))]
+    first = outs[0]
+    pool = torch.empty(first.numel() + (80 << 20) // 4, device=gb.dev)
+    for offset_kib in (0, 4, 64, 1024, 2048 + 64, 32768 + 4):
+        start = offset_kib * 256  # floats
+        view = pool[start:start + first.numel()].view(first.shape)
+        candidates.append(("pool+%dKiB" % offset_kib,
+                           lambda v=view: case.ours(*args, v)))
+    if len(outs) > 1:
+        candidates = candidates[:3]
+    samples = {label: [] for label, _ in candidates}
+    for _ in range(rounds):
+        for label, fn in candidates:
+            samples[label].append(gb.bench(fn))
+    print("%s: %s" % (name, ", ".join(
+        "%s %.1f" % (label, 100 * case.bytes / (statistics.median(ms) * 1e-3)
+                     / 1e9 / ceiling) for label, ms in samples.items())),
+        flush=True)
+    del case, args, outs, compiled, candidates, pool
+    torch.cuda.empty_cache()
+
+
+def relaunch_triton(lab, name, ceiling, rounds):
+    """Inductor's kernel for 1-D workload `name` (inputs, then the output,
+    then the element count), launched by Inductor and by a plain
+    cuLaunchKernel from here: tells launch effects from code effects."""
+    import os
+    import re
+    from torch._inductor.utils import run_and_get_code
+    case = gb.W[name]()
+    args = case.args
+    expected = case.eager(*args)
+    compiled = torch.compile(case.eager, dynamic=False)
+    _, sources = run_and_get_code(compiled, *args)
+    kernel = re.findall(r"def (triton_\w+)\(", "".join(sources))[0]
+    cache = pathlib.Path(os.environ["TRITON_CACHE_DIR"])
+    cubin = next(cache.rglob(kernel + ".cubin"))
+    ptx = cubin.with_suffix(".ptx").read_text()
+    meta = __import__("json").loads(cubin.with_suffix(".json").read_text())
+    params = re.findall(r"\.param \.(\w+)", ptx.split(".entry")[1]
+                        .split(")")[0])
+    module = Cubin.__new__(Cubin)
+    module.cuda = lab.cuda
+    module.functions = {}
+    module.module = ctypes.c_void_p()
+    module._check(lab.cuda.cuModuleLoadData(ctypes.byref(module.module),
+                                            cubin.read_bytes()), "load")
+    f = module.function(kernel)
+    shared = meta.get("shared", 0)
+    if shared > 48 * 1024:
+        module._check(lab.cuda.cuFuncSetAttribute(f, 8, shared), "smem")
+    out = torch.empty_like(expected)
+    threads = 32 * meta["num_warps"]
+    n = expected.numel()
+    candidates = [("inductor", lambda: compiled(*args)),
+                  ("ours", lambda: case.ours(*args, out))]
+    # Largest first: a grid too small leaves elements unwritten (caught by
+    # the check); one too large would write past the output.
+    for xblock in (4096, 2048, 1024, 512, 256):
+        values = [ptr(t) for t in args if isinstance(t, torch.Tensor)]
+        values += [ptr(out), ctypes.c_int(n)]
+        while len(values) < len(params):
+            values.append(ctypes.c_void_p(0))  # Triton's scratch pointers
+        holders = values
+        arr = (ctypes.c_void_p * len(holders))(
+            *[ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders])
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+        def launch(arr=arr, holders=holders, xblock=xblock):
+            module._check(lab.cuda.cuLaunchKernel(
+                f, (n + xblock - 1) // xblock, 1, 1, threads, 1, 1, shared,
+                stream, arr, None), kernel)
+        out.zero_()
+        launch()
+        torch.cuda.synchronize()
+        if torch.allclose(out, expected, rtol=1e-5, atol=1e-6):
+            candidates.append(("relaunched XBLOCK=%d" % xblock, launch))
+            break
+    else:
+        print("%s: no XBLOCK reproduces eager (params %s)" % (name, params))
+    samples = {label: [] for label, _ in candidates}
+    for _ in range(rounds):
+        for label, fn in candidates:
+            samples[label].append(gb.bench(fn))
+    print("%s (%s, %d threads, %d params): %s" % (
+        name, kernel, threads, len(params), ", ".join(
+            "%s %.1f" % (label, 100 * case.bytes / (statistics.median(ms)
+                                                    * 1e-3) / 1e9 / ceiling)
+            for label, ms in samples.items())), flush=True)
+    lab.triton_ptx = getattr(lab, "triton_ptx", {})
+    lab.triton_ptx[name] = ptx
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cubin", default=str(HERE / "kernel_lab.cubin"))
+    parser.add_argument("--lib", default="")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--triton", default="",
+                        help="comma-separated 1-D workloads: launch "
+                        "Inductor's own compiled kernel through "
+                        "cuLaunchKernel (needs TRITON_CACHE_DIR)")
+    parser.add_argument("--placement", default="",
+                        help="comma-separated workloads: time our family "
+                        "with its outputs at other addresses instead")
+    options = parser.parse_args()
+    lib_path, package_dir = gb._find_paths(options.lib)
+    sys.path.insert(0, str(package_dir))
+    import pointwise as pw
+    gb.pw = pw
+    library = pw.KernelLibrary(str(lib_path))
+    gb.F = {n: library.family(n) for n in set(gb.FAMILY_OF.values())}
+    gb.g = torch.Generator(device=gb.dev).manual_seed(0)
+    lab = Cubin(options.cubin)
+    ceiling = gb.copy_bw()
+    print("device: %s; copy bandwidth %.0f GB/s; medians of %d rounds"
+          % (torch.cuda.get_device_name(0), ceiling, options.rounds))
+
+    if options.triton:
+        for name in options.triton.split(","):
+            relaunch_triton(lab, name, ceiling, options.rounds)
+        out_dir = pathlib.Path(__import__("os").environ.get("OUT", "/tmp"))
+        for name, ptx in getattr(lab, "triton_ptx", {}).items():
+            (out_dir / ("triton-" + name + ".ptx")).write_text(ptx)
+        return
+    if options.placement:
+        for name in options.placement.split(","):
+            placement(name, ceiling, options.rounds)
+        return
+    for name in ("nchw_plus_nhwc_f32", "add_transposed_f32",
+                 "transpose_copy_f32", "axpy_scalar_f32", "add_contig_f32",
+                 "flip_f32"):
+        case = gb.W[name]()
+        args = case.args
+        expected = case.eager(*args)
+        outs = case.outs(*args)
+        compiled = torch.compile(case.eager, dynamic=False)
+        compiled(*args)
+        candidates = [("ours", lambda: case.ours(*args, *outs)),
+                      ("inductor", lambda: compiled(*args))]
+        out = torch.empty_like(expected)
+        if name == "nchw_plus_nhwc_f32":
+            x, y = args
+            candidates += transpose_candidates(lab, x, y, out, 32, 256, 3136)
+        elif name == "add_transposed_f32":
+            a, b = args
+            candidates += transpose_candidates(lab, a, b, out, 1, 8192, 8192)
+        elif name == "transpose_copy_f32":
+            (b,) = args
+            candidates += transpose_candidates(lab, None, b, out, 1, 8192, 8192)
+        elif name == "flip_f32":
+            (x,) = args
+            for threads, steps, hints in FLIPS:
+                kernel = "flip_t%d_s%d_e%d" % (threads, steps, hints)
+                candidates.append((kernel, lab.launcher(
+                    kernel, (x.numel() // (threads * 4 * steps), 1), threads,
+                    [ptr(x), ptr(out), ctypes.c_int64(x.numel())])))
+        else:
+            a, b = args
+            alpha = 0.2 if name.startswith("axpy") else 1.0
+            for threads, floats, steps, hints in STREAMS:
+                kernel = "stream_t%d_v%d_s%d_e%d" % (threads, floats, steps,
+                                                     hints)
+                candidates.append((kernel, lab.launcher(
+                    kernel, (a.numel() // (threads * floats * steps), 1),
+                    threads,
+                    [ptr(a), ptr(b), ptr(out), ctypes.c_float(alpha)])))
+        for label, fn in candidates[2:]:
+            out.zero_()
+            fn()
+            torch.cuda.synchronize()
+            if not torch.allclose(out, expected, rtol=1e-5, atol=1e-6):
+                sys.exit("kernel_lab: %s on %s differs from eager"
+                         % (label, name))
+        samples = {label: [] for label, _ in candidates}
+        for _ in range(options.rounds):
+            for label, fn in candidates:
+                samples[label].append(gb.bench(fn))
+        print("%s: %s" % (name, ", ".join(
+            "%s %.1f" % (label, 100 * case.bytes / (statistics.median(ms)
+                                                    * 1e-3) / 1e9 / ceiling)
+            for label, ms in samples.items())), flush=True)
+        del case, args, outs, compiled, candidates, out, expected
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
