@@ -12,7 +12,6 @@
 
 #include <cstdint>
 
-
 // A 4-, 8- or 16-byte global load, plain or with Inductor's cache hints
 // (L1::evict_last and an L2 evict_last policy of fraction 1.0).
 template <bool EVICT_LAST> __device__ float loadHinted(const float *p) {
@@ -30,12 +29,13 @@ template <bool EVICT_LAST> __device__ float2 loadHinted2(const float *p) {
   if (!EVICT_LAST)
     return *reinterpret_cast<const float2 *>(p);
   float2 v;
-  asm volatile("{\n .reg .b64 pol;\n"
-               " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
-               " ld.global.L1::evict_last.L2::cache_hint.v2.f32 {%0, %1}, [%2], "
-               "pol;\n}"
-               : "=f"(v.x), "=f"(v.y)
-               : "l"(p));
+  asm volatile(
+      "{\n .reg .b64 pol;\n"
+      " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
+      " ld.global.L1::evict_last.L2::cache_hint.v2.f32 {%0, %1}, [%2], "
+      "pol;\n}"
+      : "=f"(v.x), "=f"(v.y)
+      : "l"(p));
   return v;
 }
 template <bool EVICT_LAST> __device__ float4 loadHinted4(const float *p) {
@@ -50,7 +50,6 @@ template <bool EVICT_LAST> __device__ float4 loadHinted4(const float *p) {
                : "l"(p));
   return v;
 }
-
 
 template <int TP, int TL, int THREADS, bool HAS_X, bool EL = false>
 __device__ void transposeTile(const float *__restrict__ x,
@@ -120,14 +119,12 @@ __device__ void transposeTile(const float *__restrict__ x,
 
 // Transposes with Inductor's cache hints on every load.
 #define TRANSPOSE_EL(NAME, TP, TL, THREADS)                                    \
-  extern "C" __global__ void __launch_bounds__(THREADS)                        \
-      add_##NAME##_el(const float *x, const float *y, float *out, int P,       \
-                      int L) {                                                 \
+  extern "C" __global__ void __launch_bounds__(THREADS) add_##NAME##_el(       \
+      const float *x, const float *y, float *out, int P, int L) {              \
     transposeTile<TP, TL, THREADS, true, true>(x, y, out, P, L);               \
   }                                                                            \
-  extern "C" __global__ void __launch_bounds__(THREADS)                        \
-      copy_##NAME##_el(const float *x, const float *y, float *out, int P,      \
-                       int L) {                                                \
+  extern "C" __global__ void __launch_bounds__(THREADS) copy_##NAME##_el(      \
+      const float *x, const float *y, float *out, int P, int L) {              \
     transposeTile<TP, TL, THREADS, false, true>(x, y, out, P, L);              \
   }
 
@@ -157,8 +154,9 @@ __device__ void denseAxpy(const float *__restrict__ a,
 #pragma unroll
   for (int k = 0; k < VECTORS; ++k) {
     int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
-    float4 r = make_float4(av[k].x * alpha + bv[k].x, av[k].y * alpha + bv[k].y,
-                           av[k].z * alpha + bv[k].z, av[k].w * alpha + bv[k].w);
+    float4 r =
+        make_float4(av[k].x * alpha + bv[k].x, av[k].y * alpha + bv[k].y,
+                    av[k].z * alpha + bv[k].z, av[k].w * alpha + bv[k].w);
     *reinterpret_cast<float4 *>(out + i) = r;
   }
 }
@@ -205,7 +203,8 @@ __device__ void denseStream(const float *__restrict__ a,
     for (int j = 0; j < VEC; ++j)
       r[j] = av[k][j] * alpha + bv[k][j];
     if (VEC == 4)
-      *reinterpret_cast<float4 *>(out + i) = make_float4(r[0], r[1], r[2], r[3]);
+      *reinterpret_cast<float4 *>(out + i) =
+          make_float4(r[0], r[1], r[2], r[3]);
     else if (VEC == 2)
       *reinterpret_cast<float2 *>(out + i) = make_float2(r[0], r[1]);
     else
