@@ -143,12 +143,7 @@ def main():
                         help="comma-separated (default: all)")
     options = parser.parse_args()
     names = [n for n in options.workloads.split(",") if n] or list(gb.W)
-    lib_path, package_dir = gb._find_paths(options.lib)
-    sys.path.insert(0, str(package_dir))
-    import pointwise as pw
-    gb.pw = pw
-    library = pw.KernelLibrary(str(lib_path))
-    gb.F = {name: library.family(name) for name in set(gb.FAMILY_OF.values())}
+    gb.use_library(options.lib)
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
     ceiling = gb.copy_bw()
     CACHE = torch.empty(64 << 20, dtype=torch.int32, device=gb.dev)

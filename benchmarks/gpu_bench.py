@@ -63,6 +63,18 @@ dev = "cuda"
 g = None  # the generator, seeded in main (peers.py: manual_seed(0))
 
 
+def use_library(lib_arg):
+    """Imports the pointwise package found beside workloads.so `lib_arg`
+    (or the default one) and makes its families this module's F."""
+    global pw, F
+    lib_path, package_dir = _find_paths(lib_arg)
+    sys.path.insert(0, str(package_dir))
+    import pointwise
+    pw = pointwise
+    library = pw.KernelLibrary(str(lib_path))
+    F = {name: library.family(name) for name in set(FAMILY_OF.values())}
+
+
 def rnd(*shape, dtype=torch.float32):
     return torch.randn(*shape, device=dev, dtype=torch.float32, generator=g).to(dtype)
 

@@ -84,12 +84,7 @@ def main():
     import gpu_bench as gb
 
     if options.lib:
-        _, package_dir = gb._find_paths(options.lib)
-        sys.path.insert(0, str(package_dir))
-        import pointwise as pw
-        gb.pw = pw
-        library = pw.KernelLibrary(options.lib)
-        gb.F = {n: library.family(n) for n in set(gb.FAMILY_OF.values())}
+        gb.use_library(options.lib)
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
     names = [n for n in options.workloads.split(",") if n] or list(gb.W)
     if not options.lib:

@@ -210,12 +210,7 @@ def main():
                         help="comma-separated workloads: time our family "
                         "with its outputs at other addresses instead")
     options = parser.parse_args()
-    lib_path, package_dir = gb._find_paths(options.lib)
-    sys.path.insert(0, str(package_dir))
-    import pointwise as pw
-    gb.pw = pw
-    library = pw.KernelLibrary(str(lib_path))
-    gb.F = {n: library.family(n) for n in set(gb.FAMILY_OF.values())}
+    gb.use_library(options.lib)
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
     lab = Cubin(options.cubin)
     ceiling = gb.copy_bw()
