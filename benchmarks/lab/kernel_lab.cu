@@ -51,7 +51,10 @@ template <bool EVICT_LAST> __device__ float4 loadHinted4(const float *p) {
   return v;
 }
 
-template <int TP, int TL, int THREADS, bool HAS_X, bool EL = false>
+// X_AFTER loads x after the barrier, as pw-tile's transpose strategy does
+// (its two thread loops share no registers).
+template <int TP, int TL, int THREADS, bool HAS_X, bool EL = false,
+          bool X_AFTER = false>
 __device__ void transposeTile(const float *__restrict__ x,
                               const float *__restrict__ y,
                               float *__restrict__ out, int P, int L) {
@@ -69,14 +72,16 @@ __device__ void transposeTile(const float *__restrict__ x,
     int lrow = v / (TP / 4), pc = v % (TP / 4);
     yv[k] = loadHinted4<EL>(y + base + int64_t(l0 + lrow) * P + p0 + pc * 4);
   }
-  if (HAS_X) {
+  auto loadX = [&] {
 #pragma unroll
     for (int k = 0; k < kVectors; ++k) {
       int v = threadIdx.x + k * THREADS;
       int prow = v / (TL / 4), lc = v % (TL / 4);
       xv[k] = loadHinted4<EL>(x + base + int64_t(p0 + prow) * L + l0 + lc * 4);
     }
-  }
+  };
+  if (HAS_X && !X_AFTER)
+    loadX();
 #pragma unroll
   for (int k = 0; k < kVectors; ++k) {
     int v = threadIdx.x + k * THREADS;
@@ -87,6 +92,8 @@ __device__ void transposeTile(const float *__restrict__ x,
     tile[lrow][pc * 4 + 3] = yv[k].w;
   }
   __syncthreads();
+  if (HAS_X && X_AFTER)
+    loadX();
 #pragma unroll
   for (int k = 0; k < kVectors; ++k) {
     int v = threadIdx.x + k * THREADS;
@@ -136,6 +143,13 @@ TRANSPOSE(t32x64_128, 32, 64, 128)
 TRANSPOSE(t64x32_128, 64, 32, 128)
 TRANSPOSE_EL(t32x32_128, 32, 32, 128)
 TRANSPOSE_EL(t64x64_256, 64, 64, 256)
+
+// x loaded after the barrier, with the hints.
+extern "C" __global__ void __launch_bounds__(256)
+    add_t64x64_256_elxafter(const float *x, const float *y, float *out, int P,
+                            int L) {
+  transposeTile<64, 64, 256, true, true, true>(x, y, out, P, L);
+}
 
 // Dense streams: out[i] = a[i] * alpha + b[i], VECTORS 16-byte vectors per
 // thread and operand, THREADS threads, n a multiple of the block's share.

@@ -14,6 +14,7 @@ Prints % of copy bandwidth (median over rounds).
 import argparse
 import ctypes
 import pathlib
+import re
 import statistics
 import sys
 
@@ -24,7 +25,8 @@ sys.path.insert(0, str(HERE.parent))
 import gpu_bench as gb  # noqa: E402
 
 TILES = ["t32x32_128", "t32x32_256", "t64x64_256", "t64x64_512",
-         "t32x64_128", "t64x32_128", "t32x32_128_el", "t64x64_256_el"]
+         "t32x64_128", "t64x32_128", "t32x32_128_el", "t64x64_256_el",
+         "t64x64_256_elxafter"]
 # (threads, floats per access, accesses per thread and operand, hints)
 STREAMS = [(256, 2, 1, 0), (256, 2, 1, 1), (128, 2, 2, 0), (128, 4, 1, 0),
            (128, 4, 1, 1), (256, 4, 1, 0), (256, 1, 2, 0), (128, 1, 4, 0)]
@@ -81,9 +83,10 @@ def transpose_candidates(lab, x, y, out, B, P, L):
     """(label, launch) of every tile kernel for out = x + y^T per batch."""
     rows = []
     for tile in TILES:
-        tp, tl, threads = (int(v) for v in tile[1:].replace("_el", "")
-                           .replace("x", " ").replace("_", " ").split())
-        if P % tp or L % tl:
+        tp, tl, threads = (int(v) for v in re.match(
+            r"t(\d+)x(\d+)_(\d+)", tile).groups())
+        # x after the barrier: only the adds have an x.
+        if P % tp or L % tl or (x is None and tile.endswith("xafter")):
             continue
         name = ("add_" if x is not None else "copy_") + tile
         rows.append((tile, lab.launcher(

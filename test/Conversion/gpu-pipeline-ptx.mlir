@@ -94,19 +94,28 @@ func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: me
 
 // -----
 
-// An operand transposed relative to the output: every input staged through
-// a padded 64x65 shared-memory tile with a barrier, so that the reads, along
-// each input's contiguous dim, and the write are coalesced. Two tiles: plain
-// loads (pw-hint-global-loads leaves such kernels alone).
+// An operand transposed relative to the output: the transposed input staged
+// through a padded 64x65 shared-memory tile with a barrier, so that its
+// reads, along its contiguous dim, and the write are coalesced; the other
+// input is read directly. Interior tiles of aligned operands move 16-byte
+// vectors in global memory, with the cache hint (one tile), and the tile's
+// elements one by one.
 // CHECK-LABEL: .visible .entry add_transposed_large_kernel(
-// CHECK-NOT: cache_hint
-// CHECK-DAG: .shared .align 4 .b8 __wg_add_transposed_large_kernel_0[16640];
-// CHECK-DAG: .shared .align 4 .b8 __wg_add_transposed_large_kernel_1[16640];
-// CHECK: ld.global.nc.b32
+// CHECK: .shared .align 4 .b8 __wg_add_transposed_large_kernel_0[16640];
+// CHECK-NOT: .shared
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: ld.shared.b32
+// CHECK: st.global.v4.b32
+// The scalar code of misaligned operands follows.
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.b32
 // CHECK: st.global.b32
+// PLAIN-LABEL: .visible .entry add_transposed_large_kernel(
+// PLAIN-NOT: cache_hint
+// PLAIN: ld.global.nc.v4.b32
+// PLAIN: st.global.v4.b32
 func.func @add_transposed_large(%a: memref<8192x8192xf32>, %b: memref<8192x8192xf32, strided<[1, 8192]>>, %c: memref<8192x8192xf32>) {
   pointwise.map ins(%a, %b : memref<8192x8192xf32>, memref<8192x8192xf32, strided<[1, 8192]>>) outs(%c : memref<8192x8192xf32>) {
   ^bb0(%x: f32, %y: f32):

@@ -87,15 +87,15 @@ func.func @edge(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
 
 // -----
 
-// Tiles must fit in 48 KiB of static shared memory: two i64 inputs get
-// 32x33 tiles (2 x 8448 bytes) instead of 64x65 (2 x 33280).
+// Tiles must fit in 48 KiB of static shared memory: two transposed i64
+// inputs get 32x33 tiles (2 x 8448 bytes) instead of 64x65 (2 x 33280).
 // CHECK-LABEL: func.func @wide_elements
 // CHECK-COUNT-2: memref.alloca() {pointwise.block_local} : memref<32x33xi64>
 func.func @wide_elements(%x: memref<?x?xi64, strided<[1, ?], offset: ?>>,
-                         %z: memref<?x?xi64, strided<[?, 1], offset: ?>>,
+                         %z: memref<?x?xi64, strided<[1, ?], offset: ?>>,
                          %y: memref<?x?xi64, strided<[?, 1], offset: ?>>) {
   pointwise.map ins(%x, %z : memref<?x?xi64, strided<[1, ?], offset: ?>>,
-                             memref<?x?xi64, strided<[?, 1], offset: ?>>)
+                             memref<?x?xi64, strided<[1, ?], offset: ?>>)
                 outs(%y : memref<?x?xi64, strided<[?, 1], offset: ?>>) {
   ^bb0(%a: i64, %b: i64):
     %s = arith.addi %a, %b : i64

@@ -56,6 +56,9 @@ StringRef getStrategyName(Strategy strategy) {
 /// covered in passes of kTileThreads / E rows.
 constexpr int64_t kTileThreads = 256;
 
+/// Bytes of a vector access of the transpose strategy's interior tiles.
+constexpr int64_t kTransposeVectorBytes = 16;
+
 /// The static strides of a memref operand, or nothing for a scalar.
 std::optional<SmallVector<int64_t>> getStaticStrides(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
@@ -85,6 +88,13 @@ std::optional<int64_t> findTransposedDim(MapOp map) {
   if (!transposed)
     return std::nullopt;
   return transposed->dim;
+}
+
+/// Whether the transpose strategy stages `input` through a tile: a memref
+/// statically contiguous along `transposedDim` and not along the last dim.
+bool isTransposedInput(Value input, int64_t transposedDim) {
+  std::optional<SmallVector<int64_t>> strides = getStaticStrides(input);
+  return strides && (*strides)[transposedDim] == 1 && strides->back() != 1;
 }
 
 /// Bytes an element of `type` occupies in memory (i1 is stored as a byte).
@@ -176,6 +186,27 @@ struct Divider {
   Value shift;
 };
 
+/// The block's tile of the transpose strategy: E x E elements of dims P
+/// (`transposedDim`) and L (the last), at (firstP, firstL) of a batch index.
+struct TransposeTiles {
+  int64_t transposedDim = 0;
+  int64_t last = 0;
+  int64_t edge = 0;
+  /// Elements per vector of the vector path; 1 when there is none.
+  int64_t vectorWidth = 1;
+  Value firstP, firstL;
+  /// Per operand (inputs, then outputs): the offset of the tile's first
+  /// element; null for scalars.
+  SmallVector<Value> offsets;
+  /// Per input: the tile buffer it is staged through, null for the inputs
+  /// read directly (scalars, and memrefs contiguous along L).
+  SmallVector<Value> buffers;
+  /// Kernel side: the tile lies inside the iteration space.
+  Value full;
+  /// Host side: every operand allows the vector path.
+  Value vectorSafe;
+};
+
 /// Emits the code of one map: host-side preparation at construction, then
 /// the per-thread code of a strategy.
 class KernelEmitter {
@@ -233,6 +264,12 @@ private:
   Value lessThan(Value a, Value b) {
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
   }
+  Value equal(Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
+  }
+  Value isMultiple(Value value, int64_t of) {
+    return equal(remainder(value, constant(of)), constant(0));
+  }
 
   FlatOperand flatten(Value memref);
   /// Host side: prepares division by `divisor`.
@@ -240,7 +277,30 @@ private:
   /// Kernel side: quotient and remainder of `dividend` by a divider.
   std::pair<Value, Value> divideWithRemainder(Value dividend,
                                               const Divider &divider);
+  /// Host side: the first element of `operand`, modulo `width` elements.
+  Value computeMisalignment(Value memref, const FlatOperand &operand,
+                            int64_t width);
   Value computeHostVectorCondition();
+  /// The elements of a 16-byte vector of the transpose strategy, or 1 when
+  /// its tiles cannot move vectors (i1 operands, tiles too small).
+  int64_t chooseTransposeVectorWidth(int64_t tileEdge);
+  /// Host side: the transpose strategy's vector path is safe (see
+  /// emitTranspose).
+  Value computeTransposeVectorCondition(const TransposeTiles &tiles);
+  /// The offset of element (p, l) of the block's tile in operand `operand`
+  /// (inputs, then outputs).
+  Value getTileElementOffset(const TransposeTiles &tiles, unsigned operand,
+                             Value p, Value l);
+  /// `count` loads of `input` from `offset` along its last dim: one vector
+  /// when it is contiguous there, else element by element along its stride.
+  SmallVector<Value> loadAlongLastDim(const FlatOperand &input, Value offset,
+                                      int64_t count);
+  /// Thread-loop bodies of the transpose strategy: pass 1 stages the
+  /// transposed inputs into their tiles, pass 2 computes and stores.
+  void emitTransposeStaging(const TransposeTiles &tiles, Value thread,
+                            bool vector, bool guarded);
+  void emitTransposeCompute(const TransposeTiles &tiles, Value thread,
+                            bool vector, bool guarded);
   /// Element offsets of every operand at linear iteration index `linear`.
   SmallVector<Value> computeOffsets(Value linear);
   Value load(const FlatOperand &operand, Value offset);
@@ -337,16 +397,20 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
 /// every vectorized operand's first element and row strides must be
 /// multiples of the vector, its last stride 1, and rows a whole number of
 /// vectors.
+Value KernelEmitter::computeMisalignment(Value memref,
+                                         const FlatOperand &operand,
+                                         int64_t width) {
+  int64_t bytes = getByteWidth(operand.elementType);
+  Value pointer = toIndexType(
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref));
+  // Buffers are aligned to their element size, so the first element's
+  // position modulo the vector width, in elements, tells the alignment.
+  Value firstElement = add(divide(pointer, constant(bytes)), operand.offset);
+  return remainder(firstElement, constant(width));
+}
+
 Value KernelEmitter::computeHostVectorCondition() {
   Value ok = arith::ConstantIntOp::create(builder, loc, 1, 1);
-  auto isMultiple = [&](Value value, int64_t of) {
-    Value remainder = arith::RemUIOp::create(builder, loc, value, constant(of));
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                 remainder, constant(0));
-  };
-  auto equal = [&](Value a, Value b) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
-  };
   // Rank 1 may start with a scalar head: the elements before the first one
   // at a vector boundary, provided every vectorized operand reaches its
   // boundary at the same element (a[1:] + b[1:]). Higher ranks need every
@@ -359,13 +423,7 @@ Value KernelEmitter::computeHostVectorCondition() {
   auto memrefs = llvm::concat<Value>(map.getOutputs(), map.getInputs());
   auto operands = llvm::concat<FlatOperand>(outputs, inputs);
   auto getMisalignment = [&](Value memref, const FlatOperand &operand) {
-    int64_t bytes = getByteWidth(operand.elementType);
-    Value pointer = toIndexType(
-        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref));
-    // Buffers are aligned to their element size, so the first element's
-    // position modulo the vector width, in elements, tells the alignment.
-    Value firstElement = add(divide(pointer, constant(bytes)), operand.offset);
-    return remainder(firstElement, constant(vectorWidth));
+    return computeMisalignment(memref, operand, vectorWidth);
   };
   // The element misalignment every vectorized operand must share: that of
   // the first operand with a static unit stride, else of the first one with
@@ -754,17 +812,244 @@ Value KernelEmitter::createThreadLoop(int64_t threads) {
   return toIndexType(loop.getInductionVars()[0]);
 }
 
+int64_t KernelEmitter::chooseTransposeVectorWidth(int64_t tileEdge) {
+  int64_t widest = 1;
+  for (const FlatOperand &operand :
+       llvm::concat<const FlatOperand>(inputs, outputs)) {
+    if (!operand.flat)
+      continue;
+    // LLVM packs vectors of i1 into bits; their bytes move one by one.
+    if (operand.elementType.isInteger(1))
+      return 1;
+    widest = std::max(widest, getByteWidth(operand.elementType));
+  }
+  int64_t width = kTransposeVectorBytes / widest;
+  // Every thread moves the same whole number of vectors per tile.
+  if (width < 2 || tileEdge % width ||
+      (tileEdge * tileEdge / width) % kTileThreads)
+    return 1;
+  return width;
+}
+
+Value KernelEmitter::computeTransposeVectorCondition(
+    const TransposeTiles &tiles) {
+  Value safe = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  auto memrefs = llvm::concat<Value>(map.getInputs(), map.getOutputs());
+  auto operands = llvm::concat<const FlatOperand>(inputs, outputs);
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(memrefs, operands))) {
+    auto [memref, operand] = pair;
+    if (!operand.flat)
+      continue;
+    bool staged = index < inputs.size() && tiles.buffers[index];
+    // The dim the operand's vectors run along: P for the staged inputs
+    // (statically contiguous there), L for the others. Those with a static
+    // stride other than 1 along L move element by element: no condition.
+    int64_t along = staged ? tiles.transposedDim : tiles.last;
+    if (!staged && !operand.vectorized)
+      continue;
+    // Vectors start at multiples of the width along `along` inside the
+    // tile, so the first element and every other stride must be multiples
+    // of it too.
+    safe = bothTrue(
+        safe, equal(computeMisalignment(memref, operand, tiles.vectorWidth),
+                    constant(0)));
+    for (auto [dim, stride] : llvm::enumerate(operand.strides))
+      if (static_cast<int64_t>(dim) != along)
+        safe = bothTrue(safe, isMultiple(stride, tiles.vectorWidth));
+    if (!staged && operand.lastStrideIsDynamic)
+      safe = bothTrue(safe, equal(operand.strides.back(), constant(1)));
+  }
+  return safe;
+}
+
+Value KernelEmitter::getTileElementOffset(const TransposeTiles &tiles,
+                                          unsigned operand, Value p, Value l) {
+  const FlatOperand &flat = operand < inputs.size()
+                                ? inputs[operand]
+                                : outputs[operand - inputs.size()];
+  return add(tiles.offsets[operand],
+             add(mul(p, flat.strides[tiles.transposedDim]),
+                 mul(l, flat.strides[tiles.last])));
+}
+
+SmallVector<Value> KernelEmitter::loadAlongLastDim(const FlatOperand &input,
+                                                   Value offset,
+                                                   int64_t count) {
+  SmallVector<Value> values;
+  if (count == 1 || !input.vectorized) {
+    for (int64_t lane = 0; lane < count; ++lane)
+      values.push_back(load(input, laneOffset(input, offset, lane)));
+    return values;
+  }
+  auto type = VectorType::get({count}, input.elementType);
+  Value vector = vector::LoadOp::create(
+      builder, loc, type, input.flat, ValueRange{toIndex(offset)},
+      /*nontemporal=*/false,
+      llvm::MaybeAlign(count * getByteWidth(input.elementType)));
+  for (int64_t lane = 0; lane < count; ++lane)
+    values.push_back(vector::ExtractOp::create(builder, loc, vector, lane));
+  return values;
+}
+
+void KernelEmitter::emitTransposeStaging(const TransposeTiles &tiles,
+                                         Value thread, bool vector,
+                                         bool guarded) {
+  // Each step covers the tile in rows of consecutive threads along the
+  // staged inputs' contiguous dim P: `width` elements per thread, `edge /
+  // width` threads per row. All loads come before the stores, so a thread
+  // has every element of its steps in flight at once.
+  int64_t width = vector ? tiles.vectorWidth : 1;
+  int64_t threadsPerRow = tiles.edge / width;
+  int64_t rowsPerStep = kTileThreads / threadsPerRow;
+  Value column =
+      mul(remainder(thread, constant(threadsPerRow)), constant(width));
+  Value firstRow = divide(thread, constant(threadsPerRow));
+  struct Staged {
+    SmallVector<Value> values;
+    Value buffer, p, l;
+  };
+  SmallVector<Staged> staged;
+  for (int64_t row = 0; row < tiles.edge; row += rowsPerStep) {
+    Value l = add(firstRow, constant(row));
+    for (auto [index, buffer] : llvm::enumerate(tiles.buffers)) {
+      if (!buffer)
+        continue;
+      const FlatOperand &input = inputs[index];
+      Value offset = getTileElementOffset(tiles, index, column, l);
+      if (!guarded) {
+        SmallVector<Value> values;
+        if (vector) {
+          auto type = VectorType::get({width}, input.elementType);
+          Value loaded = vector::LoadOp::create(
+              builder, loc, type, input.flat, ValueRange{toIndex(offset)},
+              /*nontemporal=*/false,
+              llvm::MaybeAlign(width * getByteWidth(input.elementType)));
+          for (int64_t lane = 0; lane < width; ++lane)
+            values.push_back(
+                vector::ExtractOp::create(builder, loc, loaded, lane));
+        } else {
+          values.push_back(load(input, offset));
+        }
+        staged.push_back({std::move(values), buffer, column, l});
+        continue;
+      }
+      auto guard = scf::IfOp::create(
+          builder, loc,
+          bothTrue(
+              lessThan(add(tiles.firstP, column), sizes[tiles.transposedDim]),
+              lessThan(add(tiles.firstL, l), sizes[tiles.last])));
+      OpBuilder::InsertionGuard inside(builder);
+      builder.setInsertionPointToStart(guard.thenBlock());
+      memref::StoreOp::create(builder, loc, load(input, offset), buffer,
+                              ValueRange{toIndex(l), toIndex(column)});
+    }
+  }
+  for (const Staged &element : staged)
+    for (auto [lane, value] : llvm::enumerate(element.values))
+      memref::StoreOp::create(
+          builder, loc, value, element.buffer,
+          ValueRange{toIndex(element.l),
+                     toIndex(add(element.p, constant(lane)))});
+}
+
+void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
+                                         Value thread, bool vector,
+                                         bool guarded) {
+  // Each step covers the tile in rows of consecutive threads along the
+  // outputs' contiguous dim L, `width` elements per thread. The inputs
+  // not staged are read here, all of a thread's first, then each element
+  // takes the staged ones from their tiles.
+  int64_t width = vector ? tiles.vectorWidth : 1;
+  int64_t threadsPerRow = tiles.edge / width;
+  int64_t rowsPerStep = kTileThreads / threadsPerRow;
+  Value column =
+      mul(remainder(thread, constant(threadsPerRow)), constant(width));
+  Value firstRow = divide(thread, constant(threadsPerRow));
+  Value sizeP = sizes[tiles.transposedDim];
+  Value sizeL = sizes[tiles.last];
+  auto emitStep = [&](Value p, ArrayRef<SmallVector<Value>> direct) {
+    SmallVector<SmallVector<Value>> results(outputs.size());
+    for (int64_t lane = 0; lane < width; ++lane) {
+      Value l = add(column, constant(lane));
+      SmallVector<Value> values;
+      for (auto [index, buffer] : llvm::enumerate(tiles.buffers))
+        values.push_back(buffer ? Value(memref::LoadOp::create(
+                                      builder, loc, buffer,
+                                      ValueRange{toIndex(l), toIndex(p)}))
+                                : direct[index][lane]);
+      for (auto [output, value] :
+           llvm::enumerate(cloneBodyInOpMath(builder, loc, map, values)))
+        results[output].push_back(value);
+    }
+    for (auto [index, output] : llvm::enumerate(outputs)) {
+      Value offset =
+          getTileElementOffset(tiles, inputs.size() + index, p, column);
+      if (width > 1 && output.vectorized) {
+        auto type = VectorType::get({width}, output.elementType);
+        vector::StoreOp::create(
+            builder, loc,
+            vector::FromElementsOp::create(builder, loc, type, results[index]),
+            output.flat, ValueRange{toIndex(offset)}, /*nontemporal=*/false,
+            llvm::MaybeAlign(width * getByteWidth(output.elementType)));
+        continue;
+      }
+      for (auto [lane, value] : llvm::enumerate(results[index]))
+        memref::StoreOp::create(
+            builder, loc, value, output.flat,
+            ValueRange{toIndex(laneOffset(output, offset, lane))});
+    }
+  };
+  // The direct inputs' values of one step: `width` lanes per input.
+  auto loadDirect = [&](Value p) {
+    SmallVector<SmallVector<Value>> direct;
+    for (auto [index, input] : llvm::enumerate(inputs)) {
+      if (tiles.buffers[index])
+        direct.emplace_back();
+      else if (!input.flat)
+        direct.emplace_back(width, scalarInputs[index]);
+      else
+        direct.push_back(loadAlongLastDim(
+            input, getTileElementOffset(tiles, index, p, column), width));
+    }
+    return direct;
+  };
+
+  if (!guarded) {
+    SmallVector<std::pair<Value, SmallVector<SmallVector<Value>>>> steps;
+    for (int64_t row = 0; row < tiles.edge; row += rowsPerStep) {
+      Value p = add(firstRow, constant(row));
+      steps.emplace_back(p, loadDirect(p));
+    }
+    for (auto &[p, direct] : steps)
+      emitStep(p, direct);
+    return;
+  }
+  for (int64_t row = 0; row < tiles.edge; row += rowsPerStep) {
+    Value p = add(firstRow, constant(row));
+    auto guard =
+        scf::IfOp::create(builder, loc,
+                          bothTrue(lessThan(add(tiles.firstP, p), sizeP),
+                                   lessThan(add(tiles.firstL, column), sizeL)));
+    OpBuilder::InsertionGuard inside(builder);
+    builder.setInsertionPointToStart(guard.thenBlock());
+    emitStep(p, loadDirect(p));
+  }
+}
+
 void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
-  int64_t rowsPerPass = kTileThreads / tileEdge;
-  int64_t last = sizes.size() - 1;
+  TransposeTiles tiles;
+  tiles.transposedDim = transposedDim;
+  tiles.last = sizes.size() - 1;
+  tiles.edge = tileEdge;
+  tiles.vectorWidth = chooseTransposeVectorWidth(tileEdge);
   Value edge = constant(tileEdge);
   Value tilesAlongP =
       arith::CeilDivUIOp::create(builder, loc, sizes[transposedDim], edge);
   Value tilesAlongL =
-      arith::CeilDivUIOp::create(builder, loc, sizes[last], edge);
+      arith::CeilDivUIOp::create(builder, loc, sizes[tiles.last], edge);
   SmallVector<int64_t> batchDims;
   Value batch = constant(1);
-  for (int64_t dim = 0; dim < last; ++dim)
+  for (int64_t dim = 0; dim < tiles.last; ++dim)
     if (dim != transposedDim) {
       batchDims.push_back(dim);
       batch = mul(batch, sizes[dim]);
@@ -777,28 +1062,24 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
       scf::IfOp::create(builder, loc, lessThan(constant(0), total));
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPointToStart(ifNonEmpty.thenBlock());
-  // One tile per memref input and block. The buffers are allocated
-  // before the block loop and marked block-local: pw-lower-to-gpu gives
-  // every block its own copy in workgroup memory, while on the CPU, where
-  // blocks run one after another, one copy serves them all.
-  auto isTransposed = [&](Value input) {
-    std::optional<SmallVector<int64_t>> strides = getStaticStrides(input);
-    return strides && (*strides)[transposedDim] == 1 && strides->back() != 1;
-  };
-  // Every memref input goes through a tile; the transposed ones are read
-  // along P, the others along L.
-  SmallVector<Value> tiles(inputs.size());
-  SmallVector<bool> transposedTiles(inputs.size(), false);
+  // One tile per transposed input (contiguous along P, not along L); the
+  // other inputs are read directly, along L like the outputs. The buffers
+  // are allocated before the block loop and marked block-local:
+  // pw-lower-to-gpu gives every block its own copy in workgroup memory,
+  // while on the CPU, where blocks run one after another, one copy serves
+  // them all.
+  tiles.buffers.assign(inputs.size(), Value());
   for (auto [index, input] : llvm::enumerate(map.getInputs())) {
-    if (!inputs[index].flat)
+    if (!isTransposedInput(input, transposedDim))
       continue;
-    transposedTiles[index] = isTransposed(input);
-    auto tile = memref::AllocaOp::create(
+    auto buffer = memref::AllocaOp::create(
         builder, loc,
         MemRefType::get({tileEdge, tileEdge + 1}, inputs[index].elementType));
-    tile->setAttr(kBlockLocalAttrName, builder.getUnitAttr());
-    tiles[index] = tile;
+    buffer->setAttr(kBlockLocalAttrName, builder.getUnitAttr());
+    tiles.buffers[index] = buffer;
   }
+  if (tiles.vectorWidth > 1)
+    tiles.vectorSafe = computeTransposeVectorCondition(tiles);
   scf::ParallelOp blocks = createBlockLoop(grid, Strategy::Transpose);
 
   // Which tile this block computes, and every operand's offset to it.
@@ -815,138 +1096,68 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
     std::tie(rest, batchIndices[position]) =
         divideWithRemainder(rest, sizeDividers[batchDims[position]]);
   }
-  Value firstP = mul(tileP, edge);
-  Value firstL = mul(tileL, edge);
-  auto operands = llvm::concat<FlatOperand>(inputs, outputs);
-  SmallVector<Value> tileOffsets;
-  for (FlatOperand &operand : operands) {
+  tiles.firstP = mul(tileP, edge);
+  tiles.firstL = mul(tileL, edge);
+  for (FlatOperand &operand : llvm::concat<FlatOperand>(inputs, outputs)) {
     if (!operand.flat) {
-      tileOffsets.push_back(Value());
+      tiles.offsets.push_back(Value());
       continue;
     }
-    Value offset =
-        add(operand.offset, add(mul(firstP, operand.strides[transposedDim]),
-                                mul(firstL, operand.strides[last])));
+    Value offset = add(operand.offset,
+                       add(mul(tiles.firstP, operand.strides[transposedDim]),
+                           mul(tiles.firstL, operand.strides[tiles.last])));
     for (auto [position, dim] : llvm::enumerate(batchDims))
       offset = add(offset, mul(batchIndices[position], operand.strides[dim]));
-    tileOffsets.push_back(offset);
+    tiles.offsets.push_back(offset);
   }
-  Value sizeP = sizes[transposedDim];
-  Value sizeL = sizes[last];
-  auto getOperand = [&](unsigned operand) -> const FlatOperand & {
-    return operand < inputs.size() ? inputs[operand]
-                                   : outputs[operand - inputs.size()];
-  };
-  auto offsetOf = [&](unsigned operand, Value p, Value l) {
-    const FlatOperand &flat = getOperand(operand);
-    return add(tileOffsets[operand], add(mul(p, flat.strides[transposedDim]),
-                                         mul(l, flat.strides[last])));
-  };
-  auto inBounds = [&](Value p, Value l) {
-    return bothTrue(lessThan(add(firstP, p), sizeP),
-                    lessThan(add(firstL, l), sizeL));
-  };
-
   // The interior tiles, all but those at the high edges, need no bounds
-  // checks: their code issues every load of a thread before any store.
-  Value fullTile =
-      bothTrue(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
-                                     add(firstP, edge), sizeP),
-               arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
-                                     add(firstL, edge), sizeL));
+  // checks; with the vector path safe they move whole vectors.
+  tiles.full = bothTrue(
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                            add(tiles.firstP, edge), sizes[transposedDim]),
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                            add(tiles.firstL, edge), sizes[tiles.last]));
 
-  // One pass over the tile: a thread loop of kTileThreads threads covering
-  // the tile in rows of `tileEdge` threads; `emitRows(x, y, guarded)` emits
-  // the code of thread column `x` and first row `y`, with bounds checks or
-  // (interior tiles) without.
-  auto emitTilePass =
-      [&](llvm::function_ref<void(Value, Value, bool)> emitRows) {
-        Value thread = createThreadLoop(kTileThreads);
-        Value x = remainder(thread, edge);
-        Value y = divide(thread, edge);
-        auto ifFull =
-            scf::IfOp::create(builder, loc, fullTile, /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard paths(builder);
-        builder.setInsertionPointToStart(ifFull.thenBlock());
-        emitRows(x, y, /*guarded=*/false);
-        builder.setInsertionPointToStart(ifFull.elseBlock());
-        emitRows(x, y, /*guarded=*/true);
-      };
-  // Emits `emit` under `inBounds(p, l)` when guarded.
-  auto emitGuarded = [&](bool guarded, Value p, Value l,
-                         llvm::function_ref<void()> emit) {
-    if (!guarded)
-      return emit();
-    auto guard = scf::IfOp::create(builder, loc, inBounds(p, l));
-    OpBuilder::InsertionGuard inside(builder);
-    builder.setInsertionPointToStart(guard.thenBlock());
-    emit();
-  };
-
-  // Pass 1 stages every memref input into its tile, tile[l][p], reading
-  // along its contiguous dim: consecutive threads walk P for the transposed
-  // inputs and L for the others. All loads come before the stores, so a
-  // thread has every element of its rows in flight at once.
-  {
+  // Each pass is a thread loop of kTileThreads threads with three paths:
+  // vectors (interior tiles, vector path safe), unguarded scalars
+  // (interior tiles) and guarded scalars (edge tiles). pw-lower-to-gpu puts
+  // a barrier between the two passes.
+  using PassBody =
+      void (KernelEmitter::*)(const TransposeTiles &, Value, bool, bool);
+  auto emitPass = [&](PassBody body) {
     OpBuilder::InsertionGuard pass(builder);
-    emitTilePass([&](Value x, Value y, bool guarded) {
-      SmallVector<std::tuple<Value, Value, Value, Value>> staged;
-      for (int64_t row = 0; row < tileEdge; row += rowsPerPass) {
-        Value r = add(y, constant(row));
-        for (auto [index, tile] : llvm::enumerate(tiles)) {
-          if (!tile)
-            continue;
-          Value p = transposedTiles[index] ? x : r;
-          Value l = transposedTiles[index] ? r : x;
-          emitGuarded(guarded, p, l, [&] {
-            Value value = load(inputs[index], offsetOf(index, p, l));
-            if (guarded)
-              memref::StoreOp::create(builder, loc, value, tile,
-                                      ValueRange{toIndex(l), toIndex(p)});
-            else
-              staged.emplace_back(value, tile, l, p);
-          });
-        }
-      }
-      for (auto [value, tile, l, p] : staged)
-        memref::StoreOp::create(builder, loc, value, tile,
-                                ValueRange{toIndex(l), toIndex(p)});
-    });
-  }
-  // Pass 2, after the whole tile is staged: consecutive threads handle
-  // consecutive elements along the last dim, where outputs are contiguous.
-  emitTilePass([&](Value x, Value y, bool guarded) {
-    for (int64_t row = 0; row < tileEdge; row += rowsPerPass) {
-      Value p = add(y, constant(row));
-      emitGuarded(guarded, p, x, [&] {
-        SmallVector<Value> values;
-        for (auto [index, operand] : llvm::enumerate(inputs))
-          values.push_back(operand.flat
-                               ? Value(memref::LoadOp::create(
-                                     builder, loc, tiles[index],
-                                     ValueRange{toIndex(x), toIndex(p)}))
-                               : scalarInputs[index]);
-        SmallVector<Value> results =
-            cloneBodyInOpMath(builder, loc, map, values);
-        for (auto [index, operand] : llvm::enumerate(outputs))
-          memref::StoreOp::create(
-              builder, loc, results[index], operand.flat,
-              ValueRange{toIndex(offsetOf(inputs.size() + index, p, x))});
-      });
+    Value thread = createThreadLoop(kTileThreads);
+    auto ifFull =
+        scf::IfOp::create(builder, loc, tiles.full, /*withElseRegion=*/true);
+    builder.setInsertionPointToStart(ifFull.elseBlock());
+    (this->*body)(tiles, thread, /*vector=*/false, /*guarded=*/true);
+    builder.setInsertionPointToStart(ifFull.thenBlock());
+    if (tiles.vectorSafe) {
+      auto ifVector = scf::IfOp::create(builder, loc, tiles.vectorSafe,
+                                        /*withElseRegion=*/true);
+      builder.setInsertionPointToStart(ifVector.elseBlock());
+      (this->*body)(tiles, thread, /*vector=*/false, /*guarded=*/false);
+      builder.setInsertionPointToStart(ifVector.thenBlock());
+      (this->*body)(tiles, thread, /*vector=*/true, /*guarded=*/false);
+      return;
     }
-  });
+    (this->*body)(tiles, thread, /*vector=*/false, /*guarded=*/false);
+  };
+  emitPass(&KernelEmitter::emitTransposeStaging);
+  emitPass(&KernelEmitter::emitTransposeCompute);
 }
 
 /// Static shared memory a kernel may use without opting in (48 KiB).
 constexpr int64_t kStaticSharedMemoryBytes = 48 * 1024;
 
-/// The largest tile edge up to `requested` whose tiles, one per memref input
-/// (E x (E + 1) elements each), fit in static shared memory.
-int64_t fitTileEdge(MapOp map, int64_t requested) {
+/// The largest tile edge up to `requested` whose tiles, one per transposed
+/// input (E x (E + 1) elements each), fit in static shared memory.
+int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested) {
   int64_t rowBytes = 0;
   for (Value input : map.getInputs())
-    if (auto type = dyn_cast<MemRefType>(input.getType()))
-      rowBytes += getByteWidth(type.getElementType());
+    if (isTransposedInput(input, transposedDim))
+      rowBytes +=
+          getByteWidth(cast<MemRefType>(input.getType()).getElementType());
   int64_t edge = requested;
   while (edge > 16 && edge * (edge + 1) * rowBytes > kStaticSharedMemoryBytes)
     edge /= 2;
@@ -1067,10 +1278,11 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
       int64_t steps = std::max<int64_t>(
           1, std::min<int64_t>(requested,
                                kElementsInFlight / emitter.getVectorWidth()));
-      if (chosen == Strategy::Transpose)
-        emitter.emitTranspose(*findTransposedDim(map),
-                              fitTileEdge(map, tileEdge));
-      else
+      if (chosen == Strategy::Transpose) {
+        int64_t transposedDim = *findTransposedDim(map);
+        emitter.emitTranspose(transposedDim,
+                              fitTileEdge(map, transposedDim, tileEdge));
+      } else
         emitter.emit(chosen, blockSize,
                      chosen == Strategy::Linear ? steps : requested);
       rewriter.eraseOp(map);
