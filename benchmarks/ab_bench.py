@@ -27,6 +27,38 @@ sys.path.insert(0, str(HERE))
 import gpu_bench as gb  # noqa: E402
 
 
+def add_sweep(sizes_mib):
+    """Registers copy_<S>MiB, add_<S>MiB and rank5_<S>MiB in gpu_bench's
+    workload table: inputs of S MiB each (rank5: 64-float rows at a row
+    stride of 65, like rank5_sliced_scalar_f32, which is rank5_64MiB)."""
+    for mib in sizes_mib:
+        floats = mib << 18
+
+        def copy(floats=floats):
+            x = gb.rnd(floats)
+            return gb.Case(lambda x: x.clone(), (x,), gb.nbytes(x) * 2,
+                           lambda x, o: gb.F["copy_f32"](x, o), gb.like(x))
+
+        def add(floats=floats):
+            a, b = gb.rnd(floats), gb.rnd(floats)
+            return gb.Case(lambda a, b: a + b, (a, b), gb.nbytes(a, b) * 3 // 2,
+                           lambda a, b, o: gb.F["add_f32"](a, b, o),
+                           gb.like(a))
+
+        def rank5(batch=max(1, mib // 8)):
+            x = gb.rnd(batch, 16, 33, 64, 65)[:, :, 1:, :, :-1]
+            return gb.Case(lambda x: x * 3.0 + 1.0, (x,), x.numel() * 4 * 2,
+                           lambda x, o: gb.F["scale_shift_f32"](x, 3.0, 1.0, o),
+                           lambda x: (torch.empty(x.shape, device=gb.dev),))
+
+        for kind, make, family in (("copy", copy, "copy_f32"),
+                                   ("add", add, "add_f32"),
+                                   ("rank5", rank5, "scale_shift_f32")):
+            name = "%s_%dMiB" % (kind, mib)
+            gb.W[name] = make
+            gb.FAMILY_OF[name] = family
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--libs", required=True,
@@ -36,7 +68,12 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--inductor", action="store_true",
                         help="also time torch.compile(dynamic=False)")
+    parser.add_argument("--sweep", default="",
+                        help="comma-separated MiB sizes: adds a dense copy, "
+                        "a dense add and a rank5_sliced-like scale of each "
+                        "input size (how the libraries differ with size)")
     options = parser.parse_args()
+    add_sweep([int(s) for s in options.sweep.split(",") if s])
     libs = [pathlib.Path(p) for p in options.libs.split(",") if p]
     names = [n for n in options.workloads.split(",") if n] or list(gb.W)
     unknown = [n for n in names if n not in gb.W]

@@ -205,6 +205,10 @@ def main():
     parser.add_argument("--cubin", default=str(HERE / "kernel_lab.cubin"))
     parser.add_argument("--lib", default="")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--workloads", default="nchw_plus_nhwc_f32,add_transposed_f32,"
+        "transpose_copy_f32,axpy_scalar_f32,add_contig_f32,flip_f32",
+        help="comma-separated workloads the lab has kernels for")
     parser.add_argument("--triton", default="",
                         help="comma-separated 1-D workloads: launch "
                         "Inductor's own compiled kernel through "
@@ -231,9 +235,7 @@ def main():
         for name in options.placement.split(","):
             placement(name, ceiling, options.rounds)
         return
-    for name in ("nchw_plus_nhwc_f32", "add_transposed_f32",
-                 "transpose_copy_f32", "axpy_scalar_f32", "add_contig_f32",
-                 "flip_f32"):
+    for name in options.workloads.split(","):
         case = gb.W[name]()
         args = case.args
         expected = case.eager(*args)

@@ -9,7 +9,7 @@
 // CHECK-NOT: rem.u32
 // CHECK-NOT: div.u64
 // CHECK: mul.hi.u32
-// CHECK: ld.global.L1::evict_last.L2::cache_hint.b32
+// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.b32
 func.func @add_strided_dynamic(%a: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, %c: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>) {
   pointwise.map ins(%a : memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>) outs(%c : memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>) {
   ^bb0(%x: f32):

@@ -2,9 +2,11 @@
 // PTX loads with an L2 evict_last policy; everything else stays.
 // RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads))' | FileCheck %s
 // RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=none}))' | FileCheck %s --check-prefix=NONE
+// RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=l1-evict-last}))' | FileCheck %s --check-prefix=FIRST-LEVEL
+// RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=l2-evict-last evict-last-min-bytes=1000}))' | FileCheck %s --check-prefix=SECOND-LEVEL
 // RUN: not pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=evict-first}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: pw-hint-global-loads: unknown policy 'evict-first'; expected evict-last or none
+// BAD: pw-hint-global-loads: unknown policy 'evict-first'; expected evict-last, l1-evict-last, l2-evict-last or none
 
 // CHECK-LABEL: llvm.func @kernel
 // One policy register per kernel, at its entry.
@@ -81,6 +83,48 @@ gpu.module @tiles {
     %t1 = llvm.mlir.addressof @tile1 : !llvm.ptr<3>
     llvm.store %a, %t0 : f32, !llvm.ptr<3>
     llvm.store %b, %t1 : f32, !llvm.ptr<3>
+    llvm.return
+  }
+}
+
+// -----
+
+// Loads of an argument the kernel only reads, unaliased (pw-lower-to-gpu's
+// llvm.noalias and llvm.readonly), keep the non-coherent path: ld.global.nc.
+// With the bytes per block pw-lower-to-gpu records, the policy is chosen at
+// run time: evict_last when the grid reads at least evict-last-min-bytes
+// (128 MiB by default), evict_normal below.
+// CHECK-LABEL: llvm.func @read_only_sized
+// CHECK: %[[LAST:.*]] = llvm.inline_asm "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;"
+// CHECK: %[[GRID:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
+// CHECK: %[[BLOCKS:.*]] = llvm.zext %[[GRID]] : i32 to i64
+// CHECK: %[[PER:.*]] = llvm.mlir.constant(4096 : i64) : i64
+// CHECK: %[[BYTES:.*]] = llvm.mul %[[BLOCKS]], %[[PER]] : i64
+// CHECK: %[[MIN:.*]] = llvm.mlir.constant(134217728 : i64) : i64
+// CHECK: %[[LARGE:.*]] = llvm.icmp "uge" %[[BYTES]], %[[MIN]] : i64
+// CHECK: %[[NORMAL:.*]] = llvm.inline_asm "createpolicy.fractional.L2::evict_normal.b64 $0, 1.0;"
+// CHECK: %[[POLICY:.*]] = llvm.select %[[LARGE]], %[[LAST]], %[[NORMAL]] : i1, i64
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.L1::evict_last.L2::cache_hint.b32 $0, [$1], $2;", "=r,l,l" %{{.*}}, %[[POLICY]]
+// CHECK: llvm.inline_asm has_side_effects "ld.global.L1::evict_last.L2::cache_hint.b32 $0, [$1], $2;", "=r,l,l" %{{.*}}, %[[POLICY]]
+// NONE-LABEL: llvm.func @read_only_sized
+// NONE-NOT: llvm.inline_asm
+// Only the L1 priority: no policy register.
+// FIRST-LEVEL-LABEL: llvm.func @read_only_sized
+// FIRST-LEVEL-NOT: createpolicy
+// FIRST-LEVEL: llvm.inline_asm has_side_effects "ld.global.nc.L1::evict_last.b32 $0, [$1];", "=r,l"
+// FIRST-LEVEL: llvm.inline_asm has_side_effects "ld.global.L1::evict_last.b32 $0, [$1];", "=r,l"
+// Only the L2 policy, with another threshold.
+// SECOND-LEVEL-LABEL: llvm.func @read_only_sized
+// SECOND-LEVEL: llvm.mlir.constant(1000 : i64) : i64
+// SECOND-LEVEL: llvm.inline_asm has_side_effects "ld.global.nc.L2::cache_hint.b32 $0, [$1], $2;", "=r,l,l"
+// SECOND-LEVEL: llvm.inline_asm has_side_effects "ld.global.L2::cache_hint.b32 $0, [$1], $2;", "=r,l,l"
+
+gpu.module @sized {
+  llvm.func @read_only_sized(%x: !llvm.ptr {llvm.noalias, llvm.readonly}, %y: !llvm.ptr) attributes {nvvm.kernel, pointwise.input_bytes_per_block = 4096 : i64} {
+    %a = llvm.load %x : !llvm.ptr -> f32
+    %b = llvm.load %y : !llvm.ptr -> f32
+    %s = llvm.fadd %a, %b : f32
+    llvm.store %s, %y : f32, !llvm.ptr
     llvm.return
   }
 }

@@ -4,7 +4,8 @@
 
 // Contiguous operands: linear, with a host-side test for the vector path,
 // 16-byte aligned vector accesses of 4 f32 (2 per thread for one memref
-// input: tile-unroll.mlir), and a scalar path.
+// input: tile-unroll.mlir), and a scalar path. The block loop records the
+// bytes of input a block reads, for pw-hint-global-loads.
 // CHECK-LABEL: func @contiguous_is_linear
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1099511627776], strides: [1]
 // CHECK: memref.extract_aligned_pointer_as_index
@@ -18,7 +19,8 @@
 // CHECK: } else {
 // CHECK: memref.load
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
-// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>], pointwise.strategy = "linear"}
+// A block reads 128 threads x 2 vectors x 16 bytes of input.
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>], pointwise.input_bytes_per_block = 4096 : i64, pointwise.strategy = "linear"}
 func.func @contiguous_is_linear(%a: memref<?xf32>, %c: memref<?xf32>) {
   pointwise.map ins(%a : memref<?xf32>) outs(%c : memref<?xf32>) {
   ^bb0(%x: f32):

@@ -91,8 +91,8 @@ llvm::cl::opt<int64_t> vectorBytes(
     llvm::cl::init(16));
 llvm::cl::opt<std::string> loadPolicy(
     "load-policy",
-    llvm::cl::desc("L2 policy of the kernels' global loads: evict-last or "
-                   "none"),
+    llvm::cl::desc("Cache policy of the kernels' global loads: evict-last, "
+                   "l1-evict-last, l2-evict-last or none"),
     llvm::cl::init("evict-last"));
 llvm::cl::opt<int64_t>
     unroll("unroll",

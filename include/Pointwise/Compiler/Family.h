@@ -52,7 +52,8 @@ struct FamilyOptions {
   int64_t vectorBytes = 16;
   int64_t unroll = 0; // 0: pw-tile decides per map
   int64_t tileEdge = 64;
-  /// L2 policy of the kernels' global loads: "evict-last" or "none".
+  /// Cache policy of the kernels' global loads (pw-hint-global-loads):
+  /// "evict-last", "l1-evict-last", "l2-evict-last" or "none".
   std::string loadPolicy = "evict-last";
   /// Index bitwidths to build variants for (32 and/or 64; 64 covers every
   /// layout).

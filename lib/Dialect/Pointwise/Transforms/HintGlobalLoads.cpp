@@ -11,9 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace pointwise {
 #define GEN_PASS_DEF_HINTGLOBALLOADSPASS
@@ -24,21 +26,35 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `address` is an argument of its function, or a
-/// getelementptr/addrspacecast chain from one: memory the caller passed.
-bool derivesFromArgument(Value address) {
+/// The argument of its function `address` is, or derives from through a
+/// getelementptr/addrspacecast chain (memory the caller passed); null for
+/// other addresses.
+BlockArgument getBaseArgument(Value address) {
   while (true) {
     if (auto argument = dyn_cast<BlockArgument>(address))
       return argument.getOwner()->isEntryBlock() &&
-             isa<LLVM::LLVMFuncOp>(argument.getOwner()->getParentOp());
+                     isa<LLVM::LLVMFuncOp>(argument.getOwner()->getParentOp())
+                 ? argument
+                 : BlockArgument();
     Operation *defining = address.getDefiningOp();
     if (auto gep = dyn_cast_or_null<LLVM::GEPOp>(defining))
       address = gep.getBase();
     else if (auto cast = dyn_cast_or_null<LLVM::AddrSpaceCastOp>(defining))
       address = cast.getArg();
     else
-      return false;
+      return BlockArgument();
   }
+}
+
+/// Whether the kernel only reads the memory behind `argument`, which no
+/// other argument aliases (pw-lower-to-gpu marks such arguments): its
+/// loads may take the non-coherent read-only path (`ld.global.nc`), as
+/// NVPTX makes them without the hint.
+bool isReadOnlyArgument(BlockArgument argument) {
+  auto function = cast<LLVM::LLVMFuncOp>(argument.getOwner()->getParentOp());
+  unsigned index = argument.getArgNumber();
+  return function.getArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName()) &&
+         function.getArgAttr(index, LLVM::LLVMDialect::getReadonlyAttrName());
 }
 
 /// How a load of `bytes` bytes is split into PTX registers: `count`
@@ -64,17 +80,36 @@ std::optional<RegisterShape> getRegisterShape(uint64_t bytes) {
   }
 }
 
+/// A load the pass rewrites.
+struct HintedLoad {
+  LLVM::LoadOp load;
+  RegisterShape shape;
+  /// From a read-only argument: `ld.global.nc`.
+  bool readOnly;
+};
+
 struct HintGlobalLoadsPass
     : public pointwise::impl::HintGlobalLoadsPassBase<HintGlobalLoadsPass> {
   using HintGlobalLoadsPassBase::HintGlobalLoadsPassBase;
 
+  /// The parts of the policy: L1's evict_last priority, and an L2 policy
+  /// of fraction 1.0 evict_last (`createpolicy`, then `.L2::cache_hint`).
+  bool l1EvictLast = false;
+  bool l2EvictLast = false;
+
   void runOnOperation() override {
     if (policy == "none")
       return;
-    if (policy != "evict-last") {
+    if (policy == "evict-last") {
+      l1EvictLast = l2EvictLast = true;
+    } else if (policy == "l1-evict-last") {
+      l1EvictLast = true;
+    } else if (policy == "l2-evict-last") {
+      l2EvictLast = true;
+    } else {
       emitError(getOperation().getLoc())
           << "pw-hint-global-loads: unknown policy '" << policy
-          << "'; expected evict-last or none";
+          << "'; expected evict-last, l1-evict-last, l2-evict-last or none";
       return signalPassFailure();
     }
     getOperation().walk([&](LLVM::LLVMFuncOp function) {
@@ -101,7 +136,7 @@ struct HintGlobalLoadsPass
     if (countWorkgroupBuffers(function) > 1)
       return;
     DataLayout layout = DataLayout::closest(function);
-    SmallVector<std::pair<LLVM::LoadOp, RegisterShape>> loads;
+    SmallVector<HintedLoad> loads;
     function.walk([&](LLVM::LoadOp load) {
       auto pointer = cast<LLVM::LLVMPointerType>(load.getAddr().getType());
       if (pointer.getAddressSpace() != 0 && pointer.getAddressSpace() != 1)
@@ -116,9 +151,10 @@ struct HintGlobalLoadsPass
       // elements'.
       uint64_t alignment = load.getAlignment().value_or(
           isa<VectorType>(load.getType()) ? 1 : bytes);
-      if (!shape || alignment < bytes || !derivesFromArgument(load.getAddr()))
+      BlockArgument base = getBaseArgument(load.getAddr());
+      if (!shape || alignment < bytes || !base)
         return;
-      loads.emplace_back(load, *shape);
+      loads.push_back({load, *shape, isReadOnlyArgument(base)});
     });
     if (loads.empty())
       return;
@@ -127,21 +163,59 @@ struct HintGlobalLoadsPass
     OpBuilder builder(function.getContext());
     builder.setInsertionPointToStart(&function.getBody().front());
     Type i64 = builder.getI64Type();
-    Value policyRegister =
-        LLVM::InlineAsmOp::create(
-            builder, function.getLoc(), i64, ValueRange{},
-            "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l",
-            /*has_side_effects=*/false, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            /*asm_dialect=*/LLVM::AsmDialectAttr(),
-            /*operand_attrs=*/ArrayAttr())
-            .getResult(0);
-
-    for (auto [load, shape] : loads)
-      replaceLoad(load, shape, policyRegister);
+    Value policyRegister;
+    if (l2EvictLast)
+      policyRegister = createPolicy(builder, function);
+    for (const HintedLoad &load : loads)
+      replaceLoad(load, policyRegister);
   }
 
-  void replaceLoad(LLVM::LoadOp load, RegisterShape shape, Value policy) {
+  /// `createpolicy.fractional` of fraction 1.0 with `priority`.
+  static Value createFractionalPolicy(OpBuilder &builder, Location loc,
+                                      StringRef priority) {
+    return LLVM::InlineAsmOp::create(
+               builder, loc, builder.getI64Type(), ValueRange{},
+               ("createpolicy.fractional.L2::" + priority + ".b64 $0, 1.0;")
+                   .str(),
+               "=l", /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  }
+
+  /// The kernel's L2 policy, made at its entry: evict_last when the launch
+  /// reads at least `minBytes` (grid size times the bytes per block that
+  /// pw-lower-to-gpu recorded on the kernel), evict_normal below; always
+  /// evict_last for kernels without that record.
+  Value createPolicy(OpBuilder &builder, LLVM::LLVMFuncOp function) {
+    Location loc = function.getLoc();
+    Value evictLast = createFractionalPolicy(builder, loc, "evict_last");
+    auto bytesPerBlock = function->getAttrOfType<IntegerAttr>(
+        pointwise::kInputBytesPerBlockAttrName);
+    if (!bytesPerBlock)
+      return evictLast;
+    Type i64 = builder.getI64Type();
+    Value blocks = LLVM::ZExtOp::create(
+        builder, loc, i64,
+        NVVM::GridDimXOp::create(builder, loc, builder.getI32Type()));
+    Value bytes = LLVM::MulOp::create(
+        builder, loc, blocks,
+        LLVM::ConstantOp::create(
+            builder, loc, i64,
+            builder.getI64IntegerAttr(bytesPerBlock.getInt())));
+    Value large = LLVM::ICmpOp::create(
+        builder, loc, LLVM::ICmpPredicate::uge, bytes,
+        LLVM::ConstantOp::create(builder, loc, i64,
+                                 builder.getI64IntegerAttr(minBytes)));
+    return LLVM::SelectOp::create(
+        builder, loc, large, evictLast,
+        createFractionalPolicy(builder, loc, "evict_normal"));
+  }
+
+  void replaceLoad(const HintedLoad &hinted, Value policy) {
+    LLVM::LoadOp load = hinted.load;
+    RegisterShape shape = hinted.shape;
     OpBuilder builder(load);
     Location loc = load.getLoc();
     Type registerType = builder.getIntegerType(shape.bits);
@@ -154,11 +228,17 @@ struct HintGlobalLoadsPass
       outputs = "{" + outputs + "}";
     std::string vector =
         shape.count > 1 ? ".v" + std::to_string(shape.count) : "";
-    std::string text = "ld.global.L1::evict_last.L2::cache_hint" + vector +
-                       ".b" + std::to_string(shape.bits) + " " + outputs +
-                       ", [$" + std::to_string(shape.count) + "], $" +
-                       std::to_string(shape.count + 1) + ";";
-    constraints += ",l,l";
+    std::string text =
+        std::string("ld.global") + (hinted.readOnly ? ".nc" : "") +
+        (l1EvictLast ? ".L1::evict_last" : "") +
+        (policy ? ".L2::cache_hint" : "") + vector + ".b" +
+        std::to_string(shape.bits) + " " + outputs + ", [$" +
+        std::to_string(shape.count) + "]" +
+        (policy ? ", $" + std::to_string(shape.count + 1) : "") + ";";
+    constraints += policy ? ",l,l" : ",l";
+    SmallVector<Value> operands{load.getAddr()};
+    if (policy)
+      operands.push_back(policy);
     Type resultType = registerType;
     if (shape.count > 1)
       resultType = LLVM::LLVMStructType::getLiteral(
@@ -166,8 +246,8 @@ struct HintGlobalLoadsPass
     // Side effects: LLVM keeps the load in program order and does not
     // speculate it out of the branch that guards it.
     auto asmOp = LLVM::InlineAsmOp::create(
-        builder, loc, resultType, ValueRange{load.getAddr(), policy}, text,
-        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+        builder, loc, resultType, operands, text, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None,
         /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
     Value bits = asmOp.getResult(0);

@@ -92,8 +92,9 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
   Value blockDim = arith::ConstantIndexOp::create(rewriter, loc, *blockSize);
   auto launch = gpu::LaunchOp::create(rewriter, loc, blocks.getUpperBound()[0],
                                       one, one, blockDim, one, one);
-  if (auto strategy = blocks->getAttr(kStrategyAttrName))
-    launch->setAttr(kStrategyAttrName, strategy);
+  for (StringRef name : {kStrategyAttrName, kInputBytesPerBlockAttrName})
+    if (Attribute attr = blocks->getAttr(name))
+      launch->setAttr(name, attr);
 
   Block &body = launch.getBody().front();
   rewriter.setInsertionPointToStart(&body);
@@ -158,10 +159,28 @@ struct LowerToGpuPass
       if (failed(convertToLaunch(rewriter, loop)))
         return signalPassFailure();
 
+    // Outlining replaces every gpu.launch by a gpu.launch_func in its
+    // place, so the two walks meet the same launches in the same order:
+    // each kernel receives its launch's bytes per block.
+    SmallVector<Attribute> bytesPerBlock;
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      bytesPerBlock.push_back(launch->getAttr(kInputBytesPerBlockAttrName));
+    });
     OpPassManager outlining(ModuleOp::getOperationName());
     outlining.addPass(createGpuKernelOutliningPass());
     if (failed(runPipeline(outlining, getOperation())))
       return signalPassFailure();
+    SmallVector<gpu::LaunchFuncOp> launches;
+    getOperation()->walk(
+        [&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    if (launches.size() == bytesPerBlock.size()) {
+      SymbolTableCollection symbols;
+      for (auto [launch, bytes] : llvm::zip(launches, bytesPerBlock))
+        if (bytes)
+          if (auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+                  launch, launch.getKernel()))
+            kernel->setAttr(kInputBytesPerBlockAttrName, bytes);
+    }
 
     getOperation()->walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())

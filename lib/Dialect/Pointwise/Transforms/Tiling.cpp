@@ -256,8 +256,10 @@ private:
   /// A loop from 0 to `upperBound` mapped to `processor`, with the
   /// insertion point moved into it.
   scf::ParallelOp createMappedLoop(Value upperBound, gpu::Processor processor);
-  /// A block loop over `grid` with a strategy, and the insertion point in it.
-  scf::ParallelOp createBlockLoop(Value grid, Strategy strategy);
+  /// A block loop over `grid` with a strategy, each block computing
+  /// `elementsPerBlock` elements, and the insertion point in it.
+  scf::ParallelOp createBlockLoop(Value grid, Strategy strategy,
+                                  int64_t elementsPerBlock);
   /// A thread loop over `threads` at the insertion point, which moves into
   /// its body; returns its induction variable in indexType.
   Value createThreadLoop(int64_t threads);
@@ -711,7 +713,8 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   auto ifNonEmpty = scf::IfOp::create(builder, loc, nonEmpty);
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPointToStart(ifNonEmpty.thenBlock());
-  scf::ParallelOp blocks = createBlockLoop(grid, strategy);
+  scf::ParallelOp blocks =
+      createBlockLoop(grid, strategy, blockSize * elementsPerThread);
   Value block = toIndexType(blocks.getInductionVars()[0]);
   Value thread = createThreadLoop(blockSize);
   Value blockThreads = constant(blockSize);
@@ -798,10 +801,18 @@ scf::ParallelOp KernelEmitter::createMappedLoop(Value upperBound,
   return loop;
 }
 
-scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy) {
+scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy,
+                                               int64_t elementsPerBlock) {
   scf::ParallelOp blocks = createMappedLoop(grid, gpu::Processor::BlockX);
   blocks->setAttr(kStrategyAttrName,
                   builder.getStringAttr(getStrategyName(strategy)));
+  int64_t bytesPerElement = 0;
+  for (const FlatOperand &input : inputs)
+    if (input.flat)
+      bytesPerElement += getByteWidth(input.elementType);
+  blocks->setAttr(
+      kInputBytesPerBlockAttrName,
+      builder.getI64IntegerAttr(elementsPerBlock * bytesPerElement));
   return blocks;
 }
 
@@ -1080,7 +1091,8 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
   }
   if (tiles.vectorWidth > 1)
     tiles.vectorSafe = computeTransposeVectorCondition(tiles);
-  scf::ParallelOp blocks = createBlockLoop(grid, Strategy::Transpose);
+  scf::ParallelOp blocks =
+      createBlockLoop(grid, Strategy::Transpose, tileEdge * tileEdge);
 
   // Which tile this block computes, and every operand's offset to it.
   Value block = toIndexType(blocks.getInductionVars()[0]);

@@ -110,8 +110,9 @@ struct GpuPipelineOptions
       llvm::cl::init(64)};
   Option<std::string> loadPolicy{
       *this, "load-policy",
-      llvm::cl::desc("L2 policy of the kernels' global loads: evict-last "
-                     "(pw-hint-global-loads) or none"),
+      llvm::cl::desc("Cache policy of the kernels' global loads "
+                     "(pw-hint-global-loads): evict-last, l1-evict-last, "
+                     "l2-evict-last or none"),
       llvm::cl::init("evict-last")};
   Option<bool> launchOnCurrentStream{
       *this, "launch-on-current-stream",

@@ -161,16 +161,22 @@ def TilePass : Pass<"pw-tile"> {
       element's inputs before computing.
     - `transpose`: an input is contiguous along another dim than the
       outputs (`a + b.T`, transpose copy, NCHW + NHWC). The iteration space
-      is cut into E x E tiles (E = `tile-edge`, 64 by default) of that dim and the last one
-      (other dims are a batch taken from the block index). A first thread
-      loop of 256 threads stages each memref input into an E x (E + 1)
-      buffer (padded
-      against shared-memory bank conflicts) with reads coalesced along its
-      contiguous dim; a second one computes and writes coalesced along the
-      outputs' last dim. The buffers are allocated before the block loop
-      and marked `pointwise.block_local`: `pw-lower-to-gpu` gives each
-      block its own copy in workgroup memory and separates the two thread
-      loops by a barrier.
+      is cut into E x E tiles (E = `tile-edge`, 64 by default) of that dim
+      (P) and the last one (L); other dims are a batch taken from the block
+      index. A first thread loop of 256 threads stages each transposed
+      input (statically contiguous along P) into an E x (E + 1) buffer
+      (padded against shared-memory bank conflicts) with reads coalesced
+      along P; a second one reads the other inputs directly and computes
+      and writes coalesced along the outputs' last dim. The buffers are
+      allocated before the block loop and marked `pointwise.block_local`:
+      `pw-lower-to-gpu` gives each block its own copy in workgroup memory
+      and separates the two thread loops by a barrier. Interior tiles move
+      16-byte vectors in global memory (along P into the buffers, along L
+      out of them) when a uniform run-time test finds every operand's
+      first element and strides across vectors multiples of the vector,
+      and the directly read inputs contiguous along L; otherwise, and for
+      i1 operands, one element per access, with bounds checks at the edge
+      tiles.
     - `general`: any layout. One element per step, `unroll` steps per
       thread, coalesced across threads along the iteration order.
 
@@ -206,7 +212,8 @@ def TilePass : Pass<"pw-tile"> {
     Option<"tileEdge", "tile-edge", "int64_t", /*default=*/"64",
            "Edge of the square tiles of the transpose strategy: 16, 32 or "
            "64 (256 threads cover a tile in passes of 256 / edge rows); "
-           "halved while the tiles would exceed 48 KiB of shared memory">,
+           "halved while the tiles of the transposed inputs would exceed "
+           "48 KiB of shared memory">,
     Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"0",
            "Bits of the index arithmetic: 32, 64, or 0 to decide from the "
            "static layout (64 when dynamic)">,
@@ -251,16 +258,30 @@ def HintGlobalLoadsPass
 
     ```
     createpolicy.fractional.L2::evict_last.b64 policy, 1.0;
-    ld.global.L1::evict_last.L2::cache_hint[.v4].b32 {...}, [address], policy;
+    ld.global[.nc].L1::evict_last.L2::cache_hint[.v4].b32 {...}, [address], policy;
     ```
 
     the loads PyTorch Inductor's Triton kernels issue for inputs it marks
-    `evict_last`. On an H100 under `triton.testing.do_bench` (a 256 MB
+    `evict_last`. `.nc` (the non-coherent read-only path NVPTX picks for
+    plain loads) is kept for arguments marked `llvm.noalias` and
+    `llvm.readonly`. On an H100 under `triton.testing.do_bench` (a 256 MB
     `zero_()` before each timed call, which leaves L2 full of dirty lines),
-    such loads moved 0.7 to 1.3 points more of copy bandwidth than plain
-    ones on dense, flipped and transposed workloads
-    (`benchmarks/NOTES.md`, sixth session); reading each call's inputs from
-    fresh copies changed nothing, so the gain is not reuse between calls.
+    such loads moved 0.5 to 2 points more of copy bandwidth than plain ones
+    on launches reading 128 MiB or more (dense, broadcast, flipped and
+    transposed workloads; `benchmarks/NOTES.md`, sixth and seventh
+    sessions); reading each call's inputs from fresh copies changed
+    nothing, so the gain is not reuse between calls. The L2 policy carries
+    the gain (`policy=l2-evict-last` matches `evict-last`; `l1-evict-last`
+    matches `none`).
+
+    Below 128 MiB the measurements disagree between runs (one run lost 4 to
+    11 points with the hint at 16 to 64 MiB, another gained up to 2), so
+    the policy follows the launch's size: a kernel on which
+    `pw-lower-to-gpu` recorded `pointwise.input_bytes_per_block` computes
+    grid size x bytes per block at its entry and uses the evict_last policy
+    when that reaches `evict-last-min-bytes` (128 MiB by default), an
+    `evict_normal` one otherwise. Kernels without the record always use
+    evict_last.
 
     Kernels that address more than one workgroup buffer (pw-tile's
     transpose strategy staging two or more inputs through shared-memory
@@ -277,9 +298,16 @@ def HintGlobalLoadsPass
   }];
   let options = [
     Option<"policy", "policy", "std::string", /*default=*/"\"evict-last\"",
-           "L2 policy of global loads: evict-last or none">,
+           "Cache policy of global loads: evict-last (L1 evict_last and an "
+           "L2 evict_last policy), l1-evict-last, l2-evict-last or none">,
+    Option<"minBytes", "evict-last-min-bytes", "int64_t",
+           /*default=*/"134217728",
+           "Bytes of input a launch must read for the L2 evict_last policy "
+           "(kernels that record their bytes per block); smaller launches "
+           "load with evict_normal">,
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def LaunchOnCurrentStreamPass

@@ -20,6 +20,14 @@ namespace pointwise {
 /// On a block loop: the strategy pw-tile chose (linear, transpose, general).
 constexpr llvm::StringLiteral kStrategyAttrName = "pointwise.strategy";
 
+/// On a block loop, and on the GPU kernel pw-lower-to-gpu makes of it: an
+/// integer, the bytes of memref inputs one block reads (each input element
+/// counted once per element of the iteration space). With the grid size it
+/// gives the kernel the bytes its launch reads, which pw-hint-global-loads
+/// uses to choose the loads' cache policy at run time.
+constexpr llvm::StringLiteral kInputBytesPerBlockAttrName =
+    "pointwise.input_bytes_per_block";
+
 /// On a memref.alloca before a block loop: every block has its own copy
 /// (workgroup memory on the GPU).
 constexpr llvm::StringLiteral kBlockLocalAttrName = "pointwise.block_local";
