@@ -207,6 +207,14 @@ struct TransposeTiles {
   Value vectorSafe;
 };
 
+/// Where a thread of a transpose pass works in the tile: `width` elements
+/// from `column` of rows `firstRow`, `firstRow + rowsPerStep`, ...
+struct TilePlacement {
+  int64_t width;
+  int64_t rowsPerStep;
+  Value column, firstRow;
+};
+
 /// Emits the code of one map: host-side preparation at construction, then
 /// the per-thread code of a strategy.
 class KernelEmitter {
@@ -297,6 +305,14 @@ private:
   /// when it is contiguous there, else element by element along its stride.
   SmallVector<Value> loadAlongLastDim(const FlatOperand &input, Value offset,
                                       int64_t count);
+  /// The lanes of one aligned vector of `count` elements at `offset` (one
+  /// scalar load when `count` is 1).
+  SmallVector<Value> loadVector(const FlatOperand &input, Value offset,
+                                int64_t count);
+  /// A thread's place in the tile for one pass: rows of consecutive threads
+  /// along the pass's contiguous dim, one element or vector each.
+  TilePlacement placeInTile(const TransposeTiles &tiles, Value thread,
+                            bool vector);
   /// Thread-loop bodies of the transpose strategy: pass 1 stages the
   /// transposed inputs into their tiles, pass 2 computes and stores.
   void emitTransposeStaging(const TransposeTiles &tiles, Value thread,
@@ -886,12 +902,19 @@ Value KernelEmitter::getTileElementOffset(const TransposeTiles &tiles,
 SmallVector<Value> KernelEmitter::loadAlongLastDim(const FlatOperand &input,
                                                    Value offset,
                                                    int64_t count) {
+  if (count > 1 && input.vectorized)
+    return loadVector(input, offset, count);
   SmallVector<Value> values;
-  if (count == 1 || !input.vectorized) {
-    for (int64_t lane = 0; lane < count; ++lane)
-      values.push_back(load(input, laneOffset(input, offset, lane)));
-    return values;
-  }
+  for (int64_t lane = 0; lane < count; ++lane)
+    values.push_back(load(input, laneOffset(input, offset, lane)));
+  return values;
+}
+
+SmallVector<Value> KernelEmitter::loadVector(const FlatOperand &input,
+                                             Value offset, int64_t count) {
+  if (count == 1)
+    return {load(input, offset)};
+  SmallVector<Value> values;
   auto type = VectorType::get({count}, input.elementType);
   Value vector = vector::LoadOp::create(
       builder, loc, type, input.flat, ValueRange{toIndex(offset)},
@@ -902,6 +925,18 @@ SmallVector<Value> KernelEmitter::loadAlongLastDim(const FlatOperand &input,
   return values;
 }
 
+TilePlacement KernelEmitter::placeInTile(const TransposeTiles &tiles,
+                                         Value thread, bool vector) {
+  TilePlacement placement;
+  placement.width = vector ? tiles.vectorWidth : 1;
+  int64_t threadsPerRow = tiles.edge / placement.width;
+  placement.rowsPerStep = kTileThreads / threadsPerRow;
+  placement.column = mul(remainder(thread, constant(threadsPerRow)),
+                         constant(placement.width));
+  placement.firstRow = divide(thread, constant(threadsPerRow));
+  return placement;
+}
+
 void KernelEmitter::emitTransposeStaging(const TransposeTiles &tiles,
                                          Value thread, bool vector,
                                          bool guarded) {
@@ -909,12 +944,8 @@ void KernelEmitter::emitTransposeStaging(const TransposeTiles &tiles,
   // staged inputs' contiguous dim P: `width` elements per thread, `edge /
   // width` threads per row. All loads come before the stores, so a thread
   // has every element of its steps in flight at once.
-  int64_t width = vector ? tiles.vectorWidth : 1;
-  int64_t threadsPerRow = tiles.edge / width;
-  int64_t rowsPerStep = kTileThreads / threadsPerRow;
-  Value column =
-      mul(remainder(thread, constant(threadsPerRow)), constant(width));
-  Value firstRow = divide(thread, constant(threadsPerRow));
+  auto [width, rowsPerStep, column, firstRow] =
+      placeInTile(tiles, thread, vector);
   struct Staged {
     SmallVector<Value> values;
     Value buffer, p, l;
@@ -928,20 +959,7 @@ void KernelEmitter::emitTransposeStaging(const TransposeTiles &tiles,
       const FlatOperand &input = inputs[index];
       Value offset = getTileElementOffset(tiles, index, column, l);
       if (!guarded) {
-        SmallVector<Value> values;
-        if (vector) {
-          auto type = VectorType::get({width}, input.elementType);
-          Value loaded = vector::LoadOp::create(
-              builder, loc, type, input.flat, ValueRange{toIndex(offset)},
-              /*nontemporal=*/false,
-              llvm::MaybeAlign(width * getByteWidth(input.elementType)));
-          for (int64_t lane = 0; lane < width; ++lane)
-            values.push_back(
-                vector::ExtractOp::create(builder, loc, loaded, lane));
-        } else {
-          values.push_back(load(input, offset));
-        }
-        staged.push_back({std::move(values), buffer, column, l});
+        staged.push_back({loadVector(input, offset, width), buffer, column, l});
         continue;
       }
       auto guard = scf::IfOp::create(
@@ -970,12 +988,8 @@ void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
   // outputs' contiguous dim L, `width` elements per thread. The inputs
   // not staged are read here, all of a thread's first, then each element
   // takes the staged ones from their tiles.
-  int64_t width = vector ? tiles.vectorWidth : 1;
-  int64_t threadsPerRow = tiles.edge / width;
-  int64_t rowsPerStep = kTileThreads / threadsPerRow;
-  Value column =
-      mul(remainder(thread, constant(threadsPerRow)), constant(width));
-  Value firstRow = divide(thread, constant(threadsPerRow));
+  auto [width, rowsPerStep, column, firstRow] =
+      placeInTile(tiles, thread, vector);
   Value sizeP = sizes[tiles.transposedDim];
   Value sizeL = sizes[tiles.last];
   auto emitStep = [&](Value p, ArrayRef<SmallVector<Value>> direct) {
