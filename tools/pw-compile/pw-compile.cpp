@@ -45,71 +45,81 @@ using namespace pointwise;
 
 namespace {
 
+llvm::cl::OptionCategory compileOptions("pw-compile options");
+
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir>"),
-                                         llvm::cl::init("-"));
+                                         llvm::cl::init("-"),
+                                         llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string>
     outputFilename("o", llvm::cl::Required,
                    llvm::cl::desc("Output: .so (shared library), .o (object), "
                                   ".ll (host LLVM IR) or .mlir (the variants, "
                                   "before lowering)"),
-                   llvm::cl::value_desc("file"));
+                   llvm::cl::value_desc("file"), llvm::cl::cat(compileOptions));
 llvm::cl::list<std::string>
-    functions("function", llvm::cl::desc("Compile only this function "
-                                         "(repeatable; default: every "
-                                         "function holding a map)"));
+    functions("function",
+              llvm::cl::desc("Compile only this function "
+                             "(repeatable; default: every "
+                             "function holding a map)"),
+              llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string>
     target("target",
            llvm::cl::desc("cuda (GPU kernels, default) or cpu (host loops "
                           "dispatched by the same runtime)"),
-           llvm::cl::init("cuda"));
+           llvm::cl::init("cuda"), llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU architecture"),
-                                llvm::cl::init("sm_90"));
+                                llvm::cl::init("sm_90"),
+                                llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string>
     format("format",
            llvm::cl::desc("Embedded GPU code: fatbin (cubin + PTX), bin "
                           "(cubin) or isa (PTX, compiled by the driver)"),
-           llvm::cl::init("fatbin"));
+           llvm::cl::init("fatbin"), llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string>
     cudaPath("cuda-path",
              llvm::cl::desc("CUDA toolkit (default: $CUDA_HOME or "
                             "/usr/local/cuda)"),
-             llvm::cl::init(""));
+             llvm::cl::init(""), llvm::cl::cat(compileOptions));
 llvm::cl::list<unsigned>
     indexBitwidths("index-bitwidths", llvm::cl::CommaSeparated,
-                   llvm::cl::desc("Index variants to build (default 32,64)"));
+                   llvm::cl::desc("Index variants to build (default 32,64)"),
+                   llvm::cl::cat(compileOptions));
 llvm::cl::opt<bool>
     noTranspose("no-transpose",
                 llvm::cl::desc("Build no transpose (shared-memory tile) "
-                               "variants"));
+                               "variants"),
+                llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t> blockSize("block-size",
                                  llvm::cl::desc("Threads per block"),
-                                 llvm::cl::init(128));
+                                 llvm::cl::init(128),
+                                 llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t> vectorBytes(
     "vector-bytes",
     llvm::cl::desc("Bytes per vector access of the linear variants"),
-    llvm::cl::init(16));
+    llvm::cl::init(16), llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string> loadPolicy(
     "load-policy",
     llvm::cl::desc("Cache policy of the kernels' global loads: evict-last, "
                    "l1-evict-last, l2-evict-last or none"),
-    llvm::cl::init("evict-last"));
+    llvm::cl::init("evict-last"), llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t>
     unroll("unroll",
            llvm::cl::desc("Accesses per thread and operand (0: decided per "
                           "map)"),
-           llvm::cl::init(0));
+           llvm::cl::init(0), llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t>
     tileEdge("tile-edge",
              llvm::cl::desc("Edge of the transpose variants' tiles (16, 32, "
                             "64)"),
-             llvm::cl::init(64));
+             llvm::cl::init(64), llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string>
     runtimeDir("runtime-dir",
                llvm::cl::desc("Directory of libPointwiseRuntime.so for .so "
                               "outputs (default: ../lib next to pw-compile)"),
-               llvm::cl::init(""));
-llvm::cl::opt<bool> quiet("quiet", llvm::cl::desc("No progress lines"));
+               llvm::cl::init(""), llvm::cl::cat(compileOptions));
+llvm::cl::opt<bool> quiet("quiet", llvm::cl::desc("No progress lines"),
+                          llvm::cl::cat(compileOptions));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "pw-compile: " << message << "\n";
@@ -179,6 +189,8 @@ int linkSharedLibrary(llvm::StringRef object, llvm::StringRef output,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // --help lists this tool's options; LLVM's own stay usable.
+  llvm::cl::HideUnrelatedOptions(compileOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "pointwise ahead-of-time compiler: kernel families compiled per rank\n");

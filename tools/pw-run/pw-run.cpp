@@ -55,13 +55,17 @@ namespace {
 
 enum class Target { Cpu, Cuda };
 
+llvm::cl::OptionCategory runOptions("pw-run options");
+
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir file>"),
-                                         llvm::cl::Required);
+                                         llvm::cl::Required,
+                                         llvm::cl::cat(runOptions));
 llvm::cl::opt<std::string>
     entryName("entry",
               llvm::cl::desc("Function to run (default: the only function "
-                             "with a body)"));
+                             "with a body)"),
+              llvm::cl::cat(runOptions));
 llvm::cl::opt<Target>
     target("target", llvm::cl::desc("Where to run"),
            llvm::cl::values(
@@ -71,14 +75,15 @@ llvm::cl::opt<Target>
                           "compile the entry as a kernel family (as pw-compile "
                           "does) and run it on the GPU through the runtime; "
                           "--check compares with the CPU reference lowering")),
-           llvm::cl::init(Target::Cpu));
+           llvm::cl::init(Target::Cpu), llvm::cl::cat(runOptions));
 llvm::cl::list<std::string> argumentSpecs(
     "arg",
     llvm::cl::desc("One per entry argument, in order: '-' (from the type), "
                    "'=VALUE' (scalar), or SIZES[@STRIDES][+OFFSET] (memref "
-                   "view, e.g. 4x8, 4x8@1,4, 3x4@-4,-1+11, ()+2)"));
+                   "view, e.g. 4x8, 4x8@1,4, 3x4@-4,-1+11, ()+2)"),
+    llvm::cl::cat(runOptions));
 llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the input values"),
-                             llvm::cl::init(0));
+                             llvm::cl::init(0), llvm::cl::cat(runOptions));
 enum class Lowering { Loops, Tiled };
 llvm::cl::opt<Lowering> lowering(
     "lowering", llvm::cl::desc("How the optimized CPU path lowers maps"),
@@ -86,55 +91,57 @@ llvm::cl::opt<Lowering> lowering(
         clEnumValN(Lowering::Loops, "loops", "plain loops (pw-lower-to-loops)"),
         clEnumValN(Lowering::Tiled, "tiled",
                    "the GPU kernels' tiled code (pw-tile), run on the CPU")),
-    llvm::cl::init(Lowering::Loops));
+    llvm::cl::init(Lowering::Loops), llvm::cl::cat(runOptions));
 llvm::cl::opt<std::string> tileStrategy(
     "strategy",
     llvm::cl::desc("pw-tile strategy with --lowering=tiled: auto, linear, "
                    "transpose or general"),
-    llvm::cl::init("auto"));
+    llvm::cl::init("auto"), llvm::cl::cat(runOptions));
 llvm::cl::opt<unsigned> indexBitwidth(
     "index-bitwidth",
     llvm::cl::desc("Index arithmetic of --lowering=tiled: 32, 64, or 0 to "
                    "decide from the static layout"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(runOptions));
 llvm::cl::opt<int64_t>
     tileEdge("tile-edge",
              llvm::cl::desc("Transpose tile edge of --lowering=tiled (16, "
                             "32, 64)"),
-             llvm::cl::init(64));
+             llvm::cl::init(64), llvm::cl::cat(runOptions));
 llvm::cl::opt<FillMode> fillMode(
     "fill", llvm::cl::desc("Initial contents of memref buffers"),
     llvm::cl::values(
         clEnumValN(FillMode::Random, "random", "values drawn from --seed"),
         clEnumValN(FillMode::Iota, "iota",
                    "each buffer element holds its own offset (0, 1, 2, ...)")),
-    llvm::cl::init(FillMode::Random));
-llvm::cl::opt<bool> printOutputs("print", llvm::cl::desc("Print the outputs"));
+    llvm::cl::init(FillMode::Random), llvm::cl::cat(runOptions));
+llvm::cl::opt<bool> printOutputs("print", llvm::cl::desc("Print the outputs"),
+                                 llvm::cl::cat(runOptions));
 llvm::cl::opt<bool>
     check("check",
           llvm::cl::desc("Compare with the reference lowering on identical "
-                         "inputs; exit status 1 on any difference"));
+                         "inputs; exit status 1 on any difference"),
+          llvm::cl::cat(runOptions));
 llvm::cl::opt<unsigned>
     benchIterations("bench",
                     llvm::cl::desc("Time this many calls and print the median "
                                    "time and effective bandwidth"),
-                    llvm::cl::init(0));
+                    llvm::cl::init(0), llvm::cl::cat(runOptions));
 llvm::cl::opt<std::string> dumpInputs(
     "dump-inputs",
     llvm::cl::desc("Before the run, write each memref argument's whole buffer "
                    "to DIR/argN.bin and every argument's view or scalar bits "
                    "to DIR/manifest.json"),
-    llvm::cl::value_desc("dir"));
+    llvm::cl::value_desc("dir"), llvm::cl::cat(runOptions));
 llvm::cl::opt<std::string> dumpOutputs(
     "dump-outputs",
     llvm::cl::desc("After the run, write the buffers and manifest as "
                    "--dump-inputs does; with --check, those of the reference "
                    "lowering"),
-    llvm::cl::value_desc("dir"));
+    llvm::cl::value_desc("dir"), llvm::cl::cat(runOptions));
 llvm::cl::opt<unsigned> maxMismatches(
     "max-mismatches",
     llvm::cl::desc("Differences printed per argument with --check"),
-    llvm::cl::init(8));
+    llvm::cl::init(8), llvm::cl::cat(runOptions));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "pw-run: " << message << "\n";
@@ -311,6 +318,8 @@ double getGpuTolerance(func::FuncOp entry, unsigned argument) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // --help lists this tool's options; LLVM's own stay usable.
+  llvm::cl::HideUnrelatedOptions(runOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "pw-run: execute a pointwise module's entry function\n\n"
