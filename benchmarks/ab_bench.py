@@ -28,9 +28,10 @@ import gpu_bench as gb  # noqa: E402
 
 
 def add_sweep(sizes_mib):
-    """Registers copy_<S>MiB, add_<S>MiB and rank5_<S>MiB in gpu_bench's
-    workload table: inputs of S MiB each (rank5: 64-float rows at a row
-    stride of 65, like rank5_sliced_scalar_f32, which is rank5_64MiB)."""
+    """Registers copy_<S>MiB, add_<S>MiB, rank5_<S>MiB and gelu_<S>MiB in
+    gpu_bench's workload table: inputs of S MiB each (rank5: 64-float rows at
+    a row stride of 65, like rank5_sliced_scalar_f32, which is rank5_64MiB;
+    gelu: f16 GELU like gelu_tanh_f16, which is gelu_256MiB)."""
     for mib in sizes_mib:
         floats = mib << 18
 
@@ -51,9 +52,18 @@ def add_sweep(sizes_mib):
                            lambda x, o: gb.F["scale_shift_f32"](x, 3.0, 1.0, o),
                            lambda x: (torch.empty(x.shape, device=gb.dev),))
 
+        def gelu(halves=floats * 2):
+            x = gb.rnd(halves, dtype=torch.float16)
+            return gb.Case(
+                lambda x: torch.nn.functional.gelu(x, approximate="tanh"),
+                (x,), gb.nbytes(x) * 2,
+                lambda x, o: gb.F["gelu_tanh_f16"](x, o), gb.like(x),
+                atol=1e-2, rtol=1e-2)
+
         for kind, make, family in (("copy", copy, "copy_f32"),
                                    ("add", add, "add_f32"),
-                                   ("rank5", rank5, "scale_shift_f32")):
+                                   ("rank5", rank5, "scale_shift_f32"),
+                                   ("gelu", gelu, "gelu_tanh_f16")):
             name = "%s_%dMiB" % (kind, mib)
             gb.W[name] = make
             gb.FAMILY_OF[name] = family
@@ -70,8 +80,9 @@ def main():
                         help="also time torch.compile(dynamic=False)")
     parser.add_argument("--sweep", default="",
                         help="comma-separated MiB sizes: adds a dense copy, "
-                        "a dense add and a rank5_sliced-like scale of each "
-                        "input size (how the libraries differ with size)")
+                        "a dense add, a rank5_sliced-like scale and an f16 "
+                        "GELU of each input size (how the libraries differ "
+                        "with size)")
     options = parser.parse_args()
     add_sweep([int(s) for s in options.sweep.split(",") if s])
     libs = [pathlib.Path(p) for p in options.libs.split(",") if p]
