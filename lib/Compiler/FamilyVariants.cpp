@@ -267,6 +267,7 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.unroll = options.unroll;
   pipeline.tileEdge = options.tileEdge;
   pipeline.loadPolicy = options.loadPolicy;
+  pipeline.hintMaxInstructionsPerByte = options.hintMaxInstructionsPerByte;
   pipeline.launchOnCurrentStream = true;
   buildGpuPipeline(pm, pipeline);
   return pm.run(module);

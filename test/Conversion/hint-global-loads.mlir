@@ -4,6 +4,7 @@
 // RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=none}))' | FileCheck %s --check-prefix=NONE
 // RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=l1-evict-last}))' | FileCheck %s --check-prefix=FIRST-LEVEL
 // RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=l2-evict-last evict-last-min-bytes=1000}))' | FileCheck %s --check-prefix=SECOND-LEVEL
+// RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{max-instructions-per-byte=10}))' | FileCheck %s --check-prefix=HEAVY-ALLOWED
 // RUN: not pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=evict-first}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: pw-hint-global-loads: unknown policy 'evict-first'; expected evict-last, l1-evict-last, l2-evict-last or none
@@ -125,6 +126,36 @@ gpu.module @sized {
     %b = llvm.load %y : !llvm.ptr -> f32
     %s = llvm.fadd %a, %b : f32
     llvm.store %s, %y : f32, !llvm.ptr
+    llvm.return
+  }
+}
+
+// -----
+
+// Kernels that compute much per byte moved keep plain loads: above the
+// threshold (7.25 by default) the loads stay llvm.load; at it or below,
+// and with a higher threshold, they are hinted.
+// CHECK-LABEL: llvm.func @heavy
+// CHECK-NOT: llvm.inline_asm
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK-LABEL: llvm.func @at_threshold
+// CHECK: llvm.inline_asm has_side_effects "ld.global.nc.L1::evict_last.L2::cache_hint.b32
+// HEAVY-ALLOWED-LABEL: llvm.func @heavy
+// HEAVY-ALLOWED: llvm.inline_asm has_side_effects "ld.global.nc.L1::evict_last.L2::cache_hint.b32
+// HEAVY-ALLOWED-LABEL: llvm.func @at_threshold
+// HEAVY-ALLOWED: llvm.inline_asm has_side_effects "ld.global.nc.L1::evict_last.L2::cache_hint.b32
+// NONE-LABEL: llvm.func @heavy
+// NONE-NOT: llvm.inline_asm
+
+gpu.module @work {
+  llvm.func @heavy(%x: !llvm.ptr {llvm.noalias, llvm.readonly}, %y: !llvm.ptr) attributes {nvvm.kernel, pointwise.instructions_per_byte = 7.750000e+00 : f64} {
+    %a = llvm.load %x : !llvm.ptr -> f32
+    llvm.store %a, %y : f32, !llvm.ptr
+    llvm.return
+  }
+  llvm.func @at_threshold(%x: !llvm.ptr {llvm.noalias, llvm.readonly}, %y: !llvm.ptr) attributes {nvvm.kernel, pointwise.instructions_per_byte = 7.250000e+00 : f64} {
+    %a = llvm.load %x : !llvm.ptr -> f32
+    llvm.store %a, %y : f32, !llvm.ptr
     llvm.return
   }
 }

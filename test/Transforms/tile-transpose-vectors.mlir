@@ -32,7 +32,7 @@
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<{{.*}}xf32>, vector<4xf32>
 // CHECK: } else {
 // A 64 x 64 tile of two f32 inputs: 32 KiB of input per block.
-// CHECK: pointwise.input_bytes_per_block = 32768 : i64, pointwise.strategy = "transpose"
+// CHECK: pointwise.input_bytes_per_block = 32768 : i64, pointwise.instructions_per_byte = {{.*}} : f64, pointwise.strategy = "transpose"
 func.func @transposed_vectors(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>, %c: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
   pointwise.map ins(%a, %b : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>) outs(%c : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
   ^bb0(%x: f32, %y: f32):

@@ -19,8 +19,10 @@
 // CHECK: } else {
 // CHECK: memref.load
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
-// A block reads 128 threads x 2 vectors x 16 bytes of input.
-// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>], pointwise.input_bytes_per_block = 4096 : i64, pointwise.strategy = "linear"}
+// A block reads 128 threads x 2 vectors x 16 bytes of input; an element
+// costs (negf + 2 x 2 for the accesses) / 8 bytes = 0.625 instructions
+// per byte (tile-work-estimate.mlir).
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>], pointwise.input_bytes_per_block = 4096 : i64, pointwise.instructions_per_byte = 6.250000e-01 : f64, pointwise.strategy = "linear"}
 func.func @contiguous_is_linear(%a: memref<?xf32>, %c: memref<?xf32>) {
   pointwise.map ins(%a : memref<?xf32>) outs(%c : memref<?xf32>) {
   ^bb0(%x: f32):

@@ -103,6 +103,12 @@ llvm::cl::opt<std::string> loadPolicy(
     llvm::cl::desc("Cache policy of the kernels' global loads: evict-last, "
                    "l1-evict-last, l2-evict-last or none"),
     llvm::cl::init("evict-last"), llvm::cl::cat(compileOptions));
+llvm::cl::opt<double> hintMaxInstructionsPerByte(
+    "hint-max-instructions-per-byte",
+    llvm::cl::desc("Maps estimated to compute more instructions per byte "
+                   "moved keep plain loads under --load-policy (default "
+                   "7.25)"),
+    llvm::cl::init(7.25), llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t>
     unroll("unroll",
            llvm::cl::desc("Accesses per thread and operand (0: decided per "
@@ -225,6 +231,7 @@ int main(int argc, char **argv) {
   options.blockSize = blockSize;
   options.vectorBytes = vectorBytes;
   options.loadPolicy = loadPolicy;
+  options.hintMaxInstructionsPerByte = hintMaxInstructionsPerByte;
   options.unroll = unroll;
   options.tileEdge = tileEdge;
   options.transposeVariants = !noTranspose;

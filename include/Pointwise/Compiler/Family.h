@@ -55,6 +55,9 @@ struct FamilyOptions {
   /// Cache policy of the kernels' global loads (pw-hint-global-loads):
   /// "evict-last", "l1-evict-last", "l2-evict-last" or "none".
   std::string loadPolicy = "evict-last";
+  /// Kernels estimated to compute more instructions per byte moved than
+  /// this keep plain loads (pw-hint-global-loads).
+  double hintMaxInstructionsPerByte = 7.25;
   /// Index bitwidths to build variants for (32 and/or 64; 64 covers every
   /// layout).
   std::vector<unsigned> indexBitwidths = {32, 64};

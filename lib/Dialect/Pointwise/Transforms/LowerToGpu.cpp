@@ -92,7 +92,8 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
   Value blockDim = arith::ConstantIndexOp::create(rewriter, loc, *blockSize);
   auto launch = gpu::LaunchOp::create(rewriter, loc, blocks.getUpperBound()[0],
                                       one, one, blockDim, one, one);
-  for (StringRef name : {kStrategyAttrName, kInputBytesPerBlockAttrName})
+  for (StringRef name : {kStrategyAttrName, kInputBytesPerBlockAttrName,
+                         kInstructionsPerByteAttrName})
     if (Attribute attr = blocks->getAttr(name))
       launch->setAttr(name, attr);
 
@@ -161,10 +162,16 @@ struct LowerToGpuPass
 
     // Outlining replaces every gpu.launch by a gpu.launch_func in its
     // place, so the two walks meet the same launches in the same order:
-    // each kernel receives its launch's bytes per block.
-    SmallVector<Attribute> bytesPerBlock;
+    // each kernel receives its launch's bytes per block and instructions
+    // per byte.
+    constexpr StringLiteral kernelAttrNames[] = {kInputBytesPerBlockAttrName,
+                                                 kInstructionsPerByteAttrName};
+    SmallVector<SmallVector<NamedAttribute>> kernelAttrs;
     getOperation()->walk([&](gpu::LaunchOp launch) {
-      bytesPerBlock.push_back(launch->getAttr(kInputBytesPerBlockAttrName));
+      SmallVector<NamedAttribute> &attrs = kernelAttrs.emplace_back();
+      for (StringRef name : kernelAttrNames)
+        if (Attribute attr = launch->getAttr(name))
+          attrs.emplace_back(name, attr);
     });
     OpPassManager outlining(ModuleOp::getOperationName());
     outlining.addPass(createGpuKernelOutliningPass());
@@ -173,13 +180,14 @@ struct LowerToGpuPass
     SmallVector<gpu::LaunchFuncOp> launches;
     getOperation()->walk(
         [&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
-    if (launches.size() == bytesPerBlock.size()) {
+    if (launches.size() == kernelAttrs.size()) {
       SymbolTableCollection symbols;
-      for (auto [launch, bytes] : llvm::zip(launches, bytesPerBlock))
-        if (bytes)
+      for (auto [launch, attrs] : llvm::zip(launches, kernelAttrs))
+        if (!attrs.empty())
           if (auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
                   launch, launch.getKernel()))
-            kernel->setAttr(kInputBytesPerBlockAttrName, bytes);
+            for (const NamedAttribute &attr : attrs)
+              kernel->setAttr(attr.getName(), attr.getValue());
     }
 
     getOperation()->walk([&](gpu::GPUFuncOp kernel) {

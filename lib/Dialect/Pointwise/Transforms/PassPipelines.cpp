@@ -138,6 +138,7 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   HintGlobalLoadsPassOptions hints;
   hints.policy = options.loadPolicy;
+  hints.maxInstructionsPerByte = options.hintMaxInstructionsPerByte;
   pm.addNestedPass<gpu::GPUModuleOp>(createHintGlobalLoadsPass(hints));
 
   GpuToLLVMConversionPassOptions host;

@@ -16,6 +16,7 @@
 #include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/WorkEstimate.h"
 #include "Pointwise/Layout/IndexWidth.h"
 #include "Pointwise/Layout/TransposeDetection.h"
 
@@ -829,6 +830,8 @@ scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy,
   blocks->setAttr(
       kInputBytesPerBlockAttrName,
       builder.getI64IntegerAttr(elementsPerBlock * bytesPerElement));
+  blocks->setAttr(kInstructionsPerByteAttrName,
+                  builder.getF64FloatAttr(estimateInstructionsPerByte(map)));
   return blocks;
 }
 

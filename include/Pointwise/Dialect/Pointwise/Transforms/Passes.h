@@ -114,6 +114,12 @@ struct GpuPipelineOptions
                      "(pw-hint-global-loads): evict-last, l1-evict-last, "
                      "l2-evict-last or none"),
       llvm::cl::init("evict-last")};
+  Option<double> hintMaxInstructionsPerByte{
+      *this, "hint-max-instructions-per-byte",
+      llvm::cl::desc("Kernels estimated to compute more instructions per "
+                     "byte moved keep plain loads (pw-hint-global-loads' "
+                     "max-instructions-per-byte)"),
+      llvm::cl::init(7.25)};
   Option<bool> launchOnCurrentStream{
       *this, "launch-on-current-stream",
       llvm::cl::desc("Launch asynchronously on the runtime's current stream "

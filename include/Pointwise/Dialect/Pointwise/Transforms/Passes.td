@@ -283,6 +283,22 @@ def HintGlobalLoadsPass
     `evict_normal` one otherwise. Kernels without the record always use
     evict_last.
 
+    Kernels that compute much per byte keep plain loads. pw-tile records
+    on each kernel `pointwise.instructions_per_byte`, a static estimate of
+    the instructions one element executes divided by the bytes of its
+    operands (`WorkEstimate.h`); above `max-instructions-per-byte` (7.25)
+    the kernel's loads stay as they are, and kernels without the record
+    are hinted. On an H100 (`benchmarks/lab/hint_probe.mlir`,
+    `benchmarks/NOTES.md`, eighth and ninth sessions) the hint cost 0.4 to
+    4 points on f16 and bf16 kernels estimated at 7.5 or more (GELU with
+    tanh or erf, sine, log, softplus, chains of 24 to 40 FMAs) and gained
+    0.4 to 1.3 on kernels at 7 or less. The estimate misjudges f32 kernels
+    of 7.5 to 8.5 (56 and 64 FMAs, mish: they gained 0.7 to 1.4 with the
+    hint and now go without it) and f16 sigmoid at 7.0 (hinted, lost 0.4):
+    what makes 16-bit storage lose at a lower estimate is not known (not
+    the registers: one vector per thread, 32 registers instead of 48, made
+    the f16 kernels slower with or without the hint).
+
     Kernels that address more than one workgroup buffer (pw-tile's
     transpose strategy staging two or more inputs through shared-memory
     tiles) keep plain loads: there the hint cost 0.5 to 11 points on the
@@ -305,6 +321,10 @@ def HintGlobalLoadsPass
            "Bytes of input a launch must read for the L2 evict_last policy "
            "(kernels that record their bytes per block); smaller launches "
            "load with evict_normal">,
+    Option<"maxInstructionsPerByte", "max-instructions-per-byte", "double",
+           /*default=*/"7.25",
+           "Kernels whose recorded estimate of instructions per byte moved "
+           "is above this keep plain loads">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

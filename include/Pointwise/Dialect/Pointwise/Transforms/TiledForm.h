@@ -28,6 +28,13 @@ constexpr llvm::StringLiteral kStrategyAttrName = "pointwise.strategy";
 constexpr llvm::StringLiteral kInputBytesPerBlockAttrName =
     "pointwise.input_bytes_per_block";
 
+/// On a block loop, and on the GPU kernel pw-lower-to-gpu makes of it: an
+/// f64, the map's estimated instructions per byte moved
+/// (estimateInstructionsPerByte), from which pw-hint-global-loads decides
+/// whether the kernel is memory-bound enough for the L2 hint.
+constexpr llvm::StringLiteral kInstructionsPerByteAttrName =
+    "pointwise.instructions_per_byte";
+
 /// On a memref.alloca before a block loop: every block has its own copy
 /// (workgroup memory on the GPU).
 constexpr llvm::StringLiteral kBlockLocalAttrName = "pointwise.block_local";
