@@ -106,9 +106,9 @@ llvm::cl::opt<std::string> loadPolicy(
 llvm::cl::opt<double> hintMaxInstructionsPerByte(
     "hint-max-instructions-per-byte",
     llvm::cl::desc("Maps estimated to compute more instructions per byte "
-                   "moved keep plain loads under --load-policy (default "
-                   "7.25)"),
-    llvm::cl::init(7.25), llvm::cl::cat(compileOptions));
+                   "moved keep plain loads under --load-policy"),
+    llvm::cl::init(pointwise::kDefaultHintMaxInstructionsPerByte),
+    llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t>
     unroll("unroll",
            llvm::cl::desc("Accesses per thread and operand (0: decided per "

@@ -24,6 +24,8 @@
 #ifndef POINTWISE_COMPILER_FAMILY_H
 #define POINTWISE_COMPILER_FAMILY_H
 
+#include "Pointwise/Dialect/Pointwise/Transforms/WorkEstimate.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -57,7 +59,7 @@ struct FamilyOptions {
   std::string loadPolicy = "evict-last";
   /// Kernels estimated to compute more instructions per byte moved than
   /// this keep plain loads (pw-hint-global-loads).
-  double hintMaxInstructionsPerByte = 7.25;
+  double hintMaxInstructionsPerByte = kDefaultHintMaxInstructionsPerByte;
   /// Index bitwidths to build variants for (32 and/or 64; 64 covers every
   /// layout).
   std::vector<unsigned> indexBitwidths = {32, 64};

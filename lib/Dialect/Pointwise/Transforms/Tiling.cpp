@@ -98,12 +98,6 @@ bool isTransposedInput(Value input, int64_t transposedDim) {
   return strides && (*strides)[transposedDim] == 1 && strides->back() != 1;
 }
 
-/// Bytes an element of `type` occupies in memory (i1 is stored as a byte).
-int64_t getByteWidth(Type type) {
-  unsigned bits = type.getIntOrFloatBitWidth();
-  return bits == 1 ? 1 : bits / 8;
-}
-
 /// Transpose when an input is contiguous along another dim than the outputs;
 /// otherwise linear unless some memref operand is known to have a stride
 /// other than 1 or 0 along the last dim. Unknown strides are checked when
@@ -145,7 +139,7 @@ unsigned chooseIndexBitwidth(MapOp map) {
     iteration.strides.insert(iteration.strides.end(), strides.begin(),
                              strides.end());
     iteration.offsets.push_back(offset);
-    byteSizes.push_back(getByteWidth(type.getElementType()));
+    byteSizes.push_back(getElementByteWidth(type.getElementType()));
   }
   layout::LayoutResult<layout::IndexWidth> width =
       layout::computeIndexWidth(iteration, byteSizes);
@@ -405,7 +399,7 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
     for (const FlatOperand &operand :
          llvm::concat<FlatOperand>(inputs, outputs))
       if (operand.flat && operand.vectorized)
-        widest = std::max(widest, getByteWidth(operand.elementType));
+        widest = std::max(widest, getElementByteWidth(operand.elementType));
     vectorWidth = std::max<int64_t>(1, vectorBytes / widest);
     vectorCondition = computeHostVectorCondition();
   }
@@ -419,7 +413,7 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
 Value KernelEmitter::computeMisalignment(Value memref,
                                          const FlatOperand &operand,
                                          int64_t width) {
-  int64_t bytes = getByteWidth(operand.elementType);
+  int64_t bytes = getElementByteWidth(operand.elementType);
   Value pointer = toIndexType(
       memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref));
   // Buffers are aligned to their element size, so the first element's
@@ -619,7 +613,8 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
         values.assign(vectorWidth, scalarInputs[index]);
       } else if (operand.vectorized) {
         auto type = VectorType::get({vectorWidth}, operand.elementType);
-        int64_t alignment = vectorWidth * getByteWidth(operand.elementType);
+        int64_t alignment =
+            vectorWidth * getElementByteWidth(operand.elementType);
         auto loadVector = [&] {
           return vector::LoadOp::create(
               builder, loc, type, operand.flat, ValueRange{toIndex(offset)},
@@ -697,7 +692,8 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
         continue;
       }
       auto type = VectorType::get({vectorWidth}, operand.elementType);
-      int64_t alignment = vectorWidth * getByteWidth(operand.elementType);
+      int64_t alignment =
+          vectorWidth * getElementByteWidth(operand.elementType);
       OpBuilder::InsertionGuard branches(builder);
       if (operand.vectorFlag) {
         auto ifVector = scf::IfOp::create(builder, loc, operand.vectorFlag,
@@ -826,7 +822,7 @@ scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy,
   int64_t bytesPerElement = 0;
   for (const FlatOperand &input : inputs)
     if (input.flat)
-      bytesPerElement += getByteWidth(input.elementType);
+      bytesPerElement += getElementByteWidth(input.elementType);
   blocks->setAttr(
       kInputBytesPerBlockAttrName,
       builder.getI64IntegerAttr(elementsPerBlock * bytesPerElement));
@@ -851,7 +847,7 @@ int64_t KernelEmitter::chooseTransposeVectorWidth(int64_t tileEdge) {
     // LLVM packs vectors of i1 into bits; their bytes move one by one.
     if (operand.elementType.isInteger(1))
       return 1;
-    widest = std::max(widest, getByteWidth(operand.elementType));
+    widest = std::max(widest, getElementByteWidth(operand.elementType));
   }
   int64_t width = kTransposeVectorBytes / widest;
   // Every thread moves the same whole number of vectors per tile.
@@ -922,7 +918,7 @@ SmallVector<Value> KernelEmitter::loadVector(const FlatOperand &input,
   Value vector = vector::LoadOp::create(
       builder, loc, type, input.flat, ValueRange{toIndex(offset)},
       /*nontemporal=*/false,
-      llvm::MaybeAlign(count * getByteWidth(input.elementType)));
+      llvm::MaybeAlign(count * getElementByteWidth(input.elementType)));
   for (int64_t lane = 0; lane < count; ++lane)
     values.push_back(vector::ExtractOp::create(builder, loc, vector, lane));
   return values;
@@ -1018,7 +1014,7 @@ void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
             builder, loc,
             vector::FromElementsOp::create(builder, loc, type, results[index]),
             output.flat, ValueRange{toIndex(offset)}, /*nontemporal=*/false,
-            llvm::MaybeAlign(width * getByteWidth(output.elementType)));
+            llvm::MaybeAlign(width * getElementByteWidth(output.elementType)));
         continue;
       }
       for (auto [lane, value] : llvm::enumerate(results[index]))
@@ -1185,8 +1181,8 @@ int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested) {
   int64_t rowBytes = 0;
   for (Value input : map.getInputs())
     if (isTransposedInput(input, transposedDim))
-      rowBytes +=
-          getByteWidth(cast<MemRefType>(input.getType()).getElementType());
+      rowBytes += getElementByteWidth(
+          cast<MemRefType>(input.getType()).getElementType());
   int64_t edge = requested;
   while (edge > 16 && edge * (edge + 1) * rowBytes > kStaticSharedMemoryBytes)
     edge /= 2;

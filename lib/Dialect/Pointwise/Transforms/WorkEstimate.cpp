@@ -61,14 +61,14 @@ double getOpCost(Operation *op) {
   return 1;
 }
 
-int64_t getElementBytes(Type type) {
+} // namespace
+
+int64_t pointwise::getElementByteWidth(Type type) {
   if (!type.isIntOrFloat())
     return 8; // index
   unsigned bits = type.getIntOrFloatBitWidth();
   return bits < 8 ? 1 : bits / 8;
 }
-
-} // namespace
 
 double pointwise::estimateInstructionsPerByte(MapOp map) {
   double instructions = 0;
@@ -78,7 +78,7 @@ double pointwise::estimateInstructionsPerByte(MapOp map) {
     if (!memref)
       continue;
     Type element = memref.getElementType();
-    bytes += getElementBytes(element);
+    bytes += getElementByteWidth(element);
     instructions += 2;
     if (element.isF16() || element.isBF16())
       instructions += 1;

@@ -7,6 +7,8 @@
 #ifndef POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_H
 #define POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_H
 
+#include "Pointwise/Dialect/Pointwise/Transforms/WorkEstimate.h"
+
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -119,7 +121,7 @@ struct GpuPipelineOptions
       llvm::cl::desc("Kernels estimated to compute more instructions per "
                      "byte moved keep plain loads (pw-hint-global-loads' "
                      "max-instructions-per-byte)"),
-      llvm::cl::init(7.25)};
+      llvm::cl::init(kDefaultHintMaxInstructionsPerByte)};
   Option<bool> launchOnCurrentStream{
       *this, "launch-on-current-stream",
       llvm::cl::desc("Launch asynchronously on the runtime's current stream "

@@ -322,7 +322,7 @@ def HintGlobalLoadsPass
            "(kernels that record their bytes per block); smaller launches "
            "load with evict_normal">,
     Option<"maxInstructionsPerByte", "max-instructions-per-byte", "double",
-           /*default=*/"7.25",
+           /*default=*/"::pointwise::kDefaultHintMaxInstructionsPerByte",
            "Kernels whose recorded estimate of instructions per byte moved "
            "is above this keep plain loads">,
   ];

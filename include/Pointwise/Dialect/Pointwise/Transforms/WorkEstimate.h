@@ -17,9 +17,23 @@
 #ifndef POINTWISE_DIALECT_POINTWISE_TRANSFORMS_WORKESTIMATE_H
 #define POINTWISE_DIALECT_POINTWISE_TRANSFORMS_WORKESTIMATE_H
 
+#include <cstdint>
+
+namespace mlir {
+class Type;
+} // namespace mlir
+
 namespace pointwise {
 
 class MapOp;
+
+/// The estimate above which pw-hint-global-loads leaves a kernel's loads
+/// plain, by default (measured on an H100: Passes.td, benchmarks/NOTES.md).
+constexpr double kDefaultHintMaxInstructionsPerByte = 7.25;
+
+/// Bytes an element of `type` occupies in memory: i1 (and other types
+/// under 8 bits) as a byte, index as 8.
+int64_t getElementByteWidth(mlir::Type type);
 
 /// Instructions per byte of `map`: per element, the cost of each body op
 /// (arithmetic 1, division and square root 8, the libdevice functions
