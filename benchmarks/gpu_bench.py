@@ -79,7 +79,36 @@ def rnd(*shape, dtype=torch.float32):
     return torch.randn(*shape, device=dev, dtype=torch.float32, generator=g).to(dtype)
 
 
-def bench(fn):
+# L2 lines that a kernel loads or stores with an evict_last policy (our
+# families' loads from 128 MiB per launch, some of Inductor's loads) outlive
+# do_bench's flush, a 256 MB zero_() of normal priority: a kernel timed
+# later on the same inputs finds them still in L2 and reads less from DRAM
+# (benchmarks/NOTES.md, tenth session: up to 7 points on rank5_sliced).
+# bench() therefore demotes every persisting line to normal before it times
+# anything, so that no measurement depends on what was timed before it.
+RESET_PERSISTING_L2 = True
+_libcuda = None
+
+
+def reset_persisting_l2():
+    """Demotes every L2 line marked persisting (evict_last) to normal
+    priority (cuCtxResetPersistingL2Cache, in torch's context)."""
+    global _libcuda
+    if _libcuda is None:
+        import ctypes
+        _libcuda = ctypes.CDLL("libcuda.so.1")
+    torch.cuda.synchronize()
+    status = _libcuda.cuCtxResetPersistingL2Cache()
+    if status != 0:
+        raise RuntimeError("cuCtxResetPersistingL2Cache failed with CUDA "
+                           "error %d" % status)
+
+
+def bench(fn, reset_l2=True):
+    """Median ms of fn under do_bench, after demoting persisting L2 lines
+    (unless reset_l2 is False or --keep-persisting-l2 was given)."""
+    if reset_l2 and RESET_PERSISTING_L2:
+        reset_persisting_l2()
     return tt.do_bench(fn, warmup=25, rep=100, return_mode="median")  # ms
 
 
@@ -348,9 +377,15 @@ def main():
     parser.add_argument("--decorator", action="store_true",
                         help="measure @pw.pointwise functions (the Python "
                         "front end) instead of workloads.so's families")
+    parser.add_argument("--keep-persisting-l2", action="store_true",
+                        help="do not reset L2 lines marked evict_last before "
+                        "each measurement (as peers.py does not; the "
+                        "numbers then depend on what was timed before)")
     parser.add_argument("--json", default="", help="also write the numbers "
                         "here (default: $OUT/bench.json when OUT is set)")
     options = parser.parse_args()
+    global RESET_PERSISTING_L2
+    RESET_PERSISTING_L2 = not options.keep_persisting_l2
     names = [n for n in options.workloads.split(",") if n] or list(W)
     unknown = [n for n in names if n not in W]
     if unknown:
@@ -376,11 +411,14 @@ def main():
     print("torch %s, triton %s, python %s" % (
         torch.__version__, triton.__version__, sys.version.split()[0]))
     print("families: %s (runtime %s)" % (lib_path, library.runtime.path))
+    print("persisting L2 lines reset before each measurement: %s"
+          % ("yes" if RESET_PERSISTING_L2 else "no"))
     ceiling = copy_bw()
     print("copy bandwidth: %.0f GB/s" % ceiling, flush=True)
     res = {"date": now, "device": props.name, "sms": props.multi_processor_count,
            "torch": torch.__version__, "triton": triton.__version__,
-           "copy_GBps": ceiling, "library": str(lib_path), "rows": []}
+           "copy_GBps": ceiling, "library": str(lib_path),
+           "reset_persisting_l2": RESET_PERSISTING_L2, "rows": []}
 
     failed = False
     for name in names:

@@ -274,3 +274,126 @@ FLIP(128, 2, 1)
 FLIP(128, 1, 0)
 FLIP(256, 1, 0)
 FLIP(128, 4, 0)
+
+// L2 eviction priorities for the policy experiments: 0 evict_normal,
+// 1 evict_first, 2 evict_last (a fractional policy of fraction 1.0, carried
+// by `.L2::cache_hint`).
+template <int PRIORITY> __device__ uint64_t l2Policy() {
+  uint64_t policy;
+  if (PRIORITY == 1)
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;"
+        : "=l"(policy));
+  else if (PRIORITY == 2)
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  else
+    asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;"
+        : "=l"(policy));
+  return policy;
+}
+
+template <int PRIORITY>
+__device__ float loadWithPolicy(const float *p, uint64_t policy) {
+  if (PRIORITY == 0)
+    return *p;
+  float v;
+  asm volatile("ld.global.L2::cache_hint.f32 %0, [%1], %2;"
+               : "=f"(v)
+               : "l"(p), "l"(policy));
+  return v;
+}
+
+template <int PRIORITY>
+__device__ float4 load4WithPolicy(const float *p, uint64_t policy) {
+  if (PRIORITY == 0)
+    return *reinterpret_cast<const float4 *>(p);
+  float4 v;
+  asm volatile("ld.global.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p), "l"(policy));
+  return v;
+}
+
+template <int PRIORITY>
+__device__ void store4WithPolicy(float *p, float4 v, uint64_t policy) {
+  if (PRIORITY == 0) {
+    *reinterpret_cast<float4 *>(p) = v;
+    return;
+  }
+  asm volatile("st.global.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;"
+               :
+               : "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "l"(policy)
+               : "memory");
+}
+
+// rank5_sliced_scalar_f32's shape: out (contiguous, rows of 64 floats) =
+// x * 3 + 1, where row r of x starts at x + (r / rowsPerSlab) * slabStride
+// + (r % rowsPerSlab) * 65 (rows misaligned, so x is read element by
+// element). 128 threads, STEPS 16-byte output vectors per thread; the L2
+// priority LOAD on x's loads and STORE on out's stores.
+template <int STEPS, int LOAD, int STORE>
+__device__ void rowsScaleShift(const float *__restrict__ x,
+                               float *__restrict__ out, int rowsPerSlab,
+                               int64_t slabStride) {
+  uint64_t loadPolicy = LOAD ? l2Policy<LOAD>() : 0;
+  uint64_t storePolicy = STORE ? l2Policy<STORE>() : 0;
+  int64_t first = int64_t(blockIdx.x) * 128 * 4 * STEPS;
+  float v[STEPS][4];
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * 128 + threadIdx.x) * 4;
+    int64_t row = i / 64;
+    const float *src = x + (row / rowsPerSlab) * slabStride +
+                       (row % rowsPerSlab) * 65 + i % 64;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      v[k][j] = loadWithPolicy<LOAD>(src + j, loadPolicy);
+  }
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * 128 + threadIdx.x) * 4;
+    store4WithPolicy<STORE>(out + i,
+                            make_float4(v[k][0] * 3.0f + 1.0f,
+                                        v[k][1] * 3.0f + 1.0f,
+                                        v[k][2] * 3.0f + 1.0f,
+                                        v[k][3] * 3.0f + 1.0f),
+                            storePolicy);
+  }
+}
+
+// Dense copies of 16-byte vectors with the same priorities.
+template <int STEPS, int LOAD, int STORE>
+__device__ void denseCopy(const float *__restrict__ x,
+                          float *__restrict__ out) {
+  uint64_t loadPolicy = LOAD ? l2Policy<LOAD>() : 0;
+  uint64_t storePolicy = STORE ? l2Policy<STORE>() : 0;
+  int64_t first = int64_t(blockIdx.x) * 128 * 4 * STEPS;
+  float4 v[STEPS];
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k)
+    v[k] = load4WithPolicy<LOAD>(x + first + (int64_t(k) * 128 + threadIdx.x) * 4,
+                                 loadPolicy);
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k)
+    store4WithPolicy<STORE>(out + first + (int64_t(k) * 128 + threadIdx.x) * 4,
+                            v[k], storePolicy);
+}
+
+#define POLICY_KERNELS(LOAD, STORE)                                            \
+  extern "C" __global__ void __launch_bounds__(128)                            \
+      rows_l##LOAD##_s##STORE(const float *x, float *out, int rowsPerSlab,     \
+                              int64_t slabStride) {                            \
+    rowsScaleShift<2, LOAD, STORE>(x, out, rowsPerSlab, slabStride);           \
+  }                                                                            \
+  extern "C" __global__ void __launch_bounds__(128)                            \
+      dcopy_l##LOAD##_s##STORE(const float *x, float *out) {                   \
+    denseCopy<2, LOAD, STORE>(x, out);                                         \
+  }
+
+POLICY_KERNELS(0, 0)
+POLICY_KERNELS(1, 0)
+POLICY_KERNELS(2, 0)
+POLICY_KERNELS(0, 1)
+POLICY_KERNELS(0, 2)
+POLICY_KERNELS(1, 2)
+POLICY_KERNELS(2, 2)
+POLICY_KERNELS(1, 1)

@@ -129,6 +129,101 @@ def placement(name, ceiling, rounds):
     torch.cuda.empty_cache()
 
 
+POLICIES = [(0, 0), (1, 0), (2, 0), (0, 1), (0, 2), (1, 2), (2, 2), (1, 1)]
+PRIORITY_NAMES = "nfl"  # evict_normal, evict_first, evict_last
+
+
+def policies(lab, ceiling, rounds):
+    """rank5_sliced_scalar_f32 and a dense copy of its bytes with L2
+    eviction priorities on loads and stores (kernel_lab.cu's rows_* and
+    dcopy_* kernels), beside our family, Inductor and torch's copy_. The
+    `rot3` rows write each call's output into the next of three buffers, so
+    no call can find lines of its own output left in L2 by the call before
+    (the flush would have to fail to evict them). Each table is timed twice:
+    `reset`, with every persisting L2 line demoted before each candidate,
+    and `primed`, where one launch loading the inputs with an evict_last
+    policy precedes each candidate (what timing after such a kernel without
+    the reset measures)."""
+    case = gb.W["rank5_sliced_scalar_f32"]()
+    (x,) = case.args
+    expected = case.eager(x)
+    outs = [torch.empty_like(expected) for _ in range(3)]
+    compiled = torch.compile(case.eager, dynamic=False)
+    compiled(x)
+    slab = x.stride(1)
+    assert x.stride(0) == 16 * slab and x.stride(3) == 65 and x.stride(2) == 64 * 65
+    grid = (x.numel() // 1024, 1)
+    dense = gb.rnd(x.numel())
+    dense_outs = [torch.empty_like(dense) for _ in range(3)]
+
+    def rows(name, out):
+        return lab.launcher(name, grid, 128, [ptr(x), ptr(out),
+                                              ctypes.c_int(2048),
+                                              ctypes.c_int64(slab)])
+
+    def rotating(launchers):
+        state = {"next": 0}
+
+        def launch():
+            launchers[state["next"]]()
+            state["next"] = (state["next"] + 1) % len(launchers)
+        return launch
+
+    candidates = [("ours", lambda: case.ours(x, outs[0])),
+                  ("ours rot3", rotating([lambda o=o: case.ours(x, o)
+                                          for o in outs])),
+                  ("inductor", lambda: compiled(x))]
+    copies = [("torch copy_", lambda: dense_outs[0].copy_(dense))]
+    for load, store in POLICIES:
+        label = "L%s S%s" % (PRIORITY_NAMES[load], PRIORITY_NAMES[store])
+        name = "rows_l%d_s%d" % (load, store)
+        candidates.append((label, rows(name, outs[0])))
+        if store:
+            candidates.append((label + " rot3", rotating(
+                [rows(name, o) for o in outs])))
+        copies.append(("copy " + label, lab.launcher(
+            "dcopy_l%d_s%d" % (load, store), grid, 128,
+            [ptr(dense), ptr(dense_outs[0])])))
+    for label, fn in candidates[3:]:
+        for out in outs:
+            out.zero_()
+        fn()
+        torch.cuda.synchronize()
+        if not any(torch.allclose(out, expected, rtol=1e-5, atol=1e-6)
+                   for out in outs):
+            sys.exit("kernel_lab: %s differs from eager" % label)
+    for label, fn in copies[1:]:
+        dense_outs[0].zero_()
+        fn()
+        torch.cuda.synchronize()
+        if not torch.equal(dense_outs[0], dense):
+            sys.exit("kernel_lab: %s is not a copy" % label)
+    primers = {"rank5_sliced_scalar_f32": rows("rows_l2_s0", outs[2]),
+               "dense copy of its bytes": lab.launcher(
+                   "dcopy_l2_s0", grid, 128, [ptr(dense), ptr(dense_outs[2])])}
+    for title, rows_, bytes_, mode in (
+            ("rank5_sliced_scalar_f32", candidates, case.bytes, "reset"),
+            ("rank5_sliced_scalar_f32", candidates, case.bytes, "primed"),
+            ("dense copy of its bytes", copies, dense.numel() * 8, "reset"),
+            ("dense copy of its bytes", copies, dense.numel() * 8,
+             "primed")):
+        samples = {label: [] for label, _ in rows_}
+        for _ in range(rounds):
+            for label, fn in rows_:
+                # gb.bench demotes persisting L2 lines before timing; the
+                # primer marks some of the inputs' lines evict_last after
+                # that, as a kernel timed before would without the reset.
+                gb.reset_persisting_l2()
+                if mode == "primed":
+                    primers[title]()
+                    torch.cuda.synchronize()
+                samples[label].append(gb.bench(fn, reset_l2=False))
+        print("%s, %s: %s" % (title, mode, ", ".join(
+            "%s %.1f" % (label, 100 * bytes_ / (statistics.median(ms) * 1e-3)
+                         / 1e9 / ceiling) for label, ms in samples.items())),
+            flush=True)
+
+
 def relaunch_triton(lab, name, ceiling, rounds):
     """Inductor's kernel for 1-D workload `name` (inputs, then the output,
     then the element count), launched by Inductor and by a plain
@@ -216,6 +311,10 @@ def main():
     parser.add_argument("--placement", default="",
                         help="comma-separated workloads: time our family "
                         "with its outputs at other addresses instead")
+    parser.add_argument("--policies", action="store_true",
+                        help="time rank5_sliced and a dense copy of its "
+                        "bytes with L2 eviction priorities on loads and "
+                        "stores instead")
     options = parser.parse_args()
     gb.use_library(options.lib)
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
@@ -230,6 +329,9 @@ def main():
         out_dir = pathlib.Path(__import__("os").environ.get("OUT", "/tmp"))
         for name, ptx in getattr(lab, "triton_ptx", {}).items():
             (out_dir / ("triton-" + name + ".ptx")).write_text(ptx)
+        return
+    if options.policies:
+        policies(lab, ceiling, options.rounds)
         return
     if options.placement:
         for name in options.placement.split(","):
