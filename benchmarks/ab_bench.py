@@ -3,7 +3,7 @@
 options, in one process, on gpu_bench.py's workloads.
 
     python3 ab_bench.py --libs base.so,unroll2.so [--workloads a,b]
-                        [--rounds 5] [--inductor]
+                        [--rounds 5] [--inductor] [--rotate 3]
 
 Every library is a `pw-compile benchmarks/workloads.mlir` build (same
 families, other options). For each workload the inputs are made once; every
@@ -12,7 +12,10 @@ libraries are timed in turn, `--rounds` times (interleaved, so that drift
 of the machine hits them all alike), with gpu_bench's do_bench settings.
 The table shows the median over rounds in % of copy bandwidth, with eager
 (and Inductor static with --inductor) for reference. Differences below
-about 0.3 points are noise (benchmarks/NOTES.md).
+about 0.3 points are noise (benchmarks/NOTES.md). With --rotate N every
+call of ours uses the next of N copies of the inputs and outputs, so that
+lines a kernel loads with an L2 evict_last policy, which outlive do_bench's
+flush, cannot serve the next call (small launches, tenth session).
 """
 
 import argparse
@@ -78,6 +81,12 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--inductor", action="store_true",
                         help="also time torch.compile(dynamic=False)")
+    parser.add_argument("--rotate", type=int, default=1,
+                        help="make this many copies of each workload's "
+                        "inputs and outputs and let every call use the next "
+                        "(L2 lines loaded with an evict_last policy outlive "
+                        "do_bench's flush: with 3 or more copies no call "
+                        "finds its own inputs left in L2 by the call before)")
     parser.add_argument("--sweep", default="",
                         help="comma-separated MiB sizes: adds a dense copy, "
                         "a dense add, a rank5_sliced-like scale and an f16 "
@@ -111,7 +120,8 @@ def main():
     print("|---" * (1 + len(labels) + len(peers)) + "|")
     failed = False
     for name in names:
-        case = gb.W[name]()
+        cases = [gb.W[name]() for _ in range(max(1, options.rotate))]
+        case = cases[0]
         args = case.args
         timings = [[] for _ in libs]
         wrong = set()
@@ -121,11 +131,17 @@ def main():
             if not ok:
                 wrong.add(index)
                 failed = True
-        outs = case.outs(*args)
+        calls = [(c.args, c.outs(*c.args)) for c in cases]
+        state = {"next": 0}
+
+        def ours():
+            call_args, call_outs = calls[state["next"]]
+            state["next"] = (state["next"] + 1) % len(calls)
+            return case.ours(*call_args, *call_outs)
         for _ in range(options.rounds):
             for index, fams in enumerate(families):
                 gb.F = fams
-                timings[index].append(gb.bench(lambda: case.ours(*args, *outs)))
+                timings[index].append(gb.bench(ours))
         peer_ms = [gb.bench(lambda: case.eager(*args))]
         if options.inductor:
             compiled = torch.compile(case.eager, dynamic=False)
@@ -139,7 +155,7 @@ def main():
                  for i, t in enumerate(timings)]
         cells += ["%.1f" % pct(ms) for ms in peer_ms]
         print("| %s | %s |" % (name, " | ".join(cells)), flush=True)
-        del case, args, outs
+        del case, cases, args, calls
         torch.cuda.empty_cache()
     return 1 if failed else 0
 

@@ -268,6 +268,7 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.tileEdge = options.tileEdge;
   pipeline.loadPolicy = options.loadPolicy;
   pipeline.hintMaxInstructionsPerByte = options.hintMaxInstructionsPerByte;
+  pipeline.hintMinBytes = options.hintMinBytes;
   pipeline.launchOnCurrentStream = true;
   buildGpuPipeline(pm, pipeline);
   return pm.run(module);

@@ -2,10 +2,11 @@
 // accesses each strategy promises.
 // RUN: pw-opt %s --split-input-file --pw-gpu-pipeline=format=isa | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s
 // RUN: pw-opt %s --split-input-file --pw-gpu-pipeline="format=isa load-policy=none" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=PLAIN
+// RUN: pw-opt %s --split-input-file --pw-gpu-pipeline="format=isa hint-min-bytes=0" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=ALWAYS
 // REQUIRES: ptxas
 
 // Contiguous f32: 16-byte vector loads with an L2 cache policy
-// (pw-hint-global-loads: evict_last when the launch reads at least 128 MiB,
+// (pw-hint-global-loads: evict_last when the launch reads at least 64 MiB,
 // by its grid size, evict_normal below) and 16-byte stores, one of each per
 // thread and operand (two memref inputs stream), both loads before any
 // compute.
@@ -17,6 +18,14 @@
 // CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
 // CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
 // CHECK-NOT: ld.global.{{.*}}v4
+// With hint-min-bytes=0 every launch is large enough: evict_last only.
+// ALWAYS-LABEL: .visible .entry add_contiguous_f32_kernel(
+// ALWAYS-NOT: evict_normal
+// ALWAYS: createpolicy.fractional.L2::evict_last.b64 [[LAST:%rd[0-9]+]], 1.0;
+// ALWAYS-NOT: evict_normal
+// ALWAYS: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[LAST]];
+// ALWAYS-NOT: evict_normal
+// ALWAYS: st.global.v4
 // With load-policy=none, plain loads through the non-coherent path.
 // PLAIN-LABEL: .visible .entry add_contiguous_f32_kernel(
 // PLAIN-NOT: cache_hint

@@ -6,8 +6,10 @@
 // RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=l2-evict-last evict-last-min-bytes=1000}))' | FileCheck %s --check-prefix=SECOND-LEVEL
 // RUN: pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{max-instructions-per-byte=10}))' | FileCheck %s --check-prefix=HEAVY-ALLOWED
 // RUN: not pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=evict-first}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{evict-last-min-bytes=-1}))' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // BAD: pw-hint-global-loads: unknown policy 'evict-first'; expected evict-last, l1-evict-last, l2-evict-last or none
+// NEGATIVE: pw-hint-global-loads: evict-last-min-bytes must not be negative, got -1
 
 // CHECK-LABEL: llvm.func @kernel
 // One policy register per kernel, at its entry.
@@ -94,14 +96,14 @@ gpu.module @tiles {
 // llvm.noalias and llvm.readonly), keep the non-coherent path: ld.global.nc.
 // With the bytes per block pw-lower-to-gpu records, the policy is chosen at
 // run time: evict_last when the grid reads at least evict-last-min-bytes
-// (128 MiB by default), evict_normal below.
+// (64 MiB by default), evict_normal below.
 // CHECK-LABEL: llvm.func @read_only_sized
 // CHECK: %[[LAST:.*]] = llvm.inline_asm "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;"
 // CHECK: %[[GRID:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
 // CHECK: %[[BLOCKS:.*]] = llvm.zext %[[GRID]] : i32 to i64
 // CHECK: %[[PER:.*]] = llvm.mlir.constant(4096 : i64) : i64
 // CHECK: %[[BYTES:.*]] = llvm.mul %[[BLOCKS]], %[[PER]] : i64
-// CHECK: %[[MIN:.*]] = llvm.mlir.constant(134217728 : i64) : i64
+// CHECK: %[[MIN:.*]] = llvm.mlir.constant(67108864 : i64) : i64
 // CHECK: %[[LARGE:.*]] = llvm.icmp "uge" %[[BYTES]], %[[MIN]] : i64
 // CHECK: %[[NORMAL:.*]] = llvm.inline_asm "createpolicy.fractional.L2::evict_normal.b64 $0, 1.0;"
 // CHECK: %[[POLICY:.*]] = llvm.select %[[LARGE]], %[[LAST]], %[[NORMAL]] : i1, i64

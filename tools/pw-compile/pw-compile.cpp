@@ -103,6 +103,13 @@ llvm::cl::opt<std::string> loadPolicy(
     llvm::cl::desc("Cache policy of the kernels' global loads: evict-last, "
                    "l1-evict-last, l2-evict-last or none"),
     llvm::cl::init("evict-last"), llvm::cl::cat(compileOptions));
+llvm::cl::opt<int64_t> hintMinBytes(
+    "hint-min-bytes",
+    llvm::cl::desc("Bytes of input a launch must read for the L2 evict_last "
+                   "policy under --load-policy (smaller launches load with "
+                   "evict_normal)"),
+    llvm::cl::init(pointwise::kDefaultHintMinBytes),
+    llvm::cl::cat(compileOptions));
 llvm::cl::opt<double> hintMaxInstructionsPerByte(
     "hint-max-instructions-per-byte",
     llvm::cl::desc("Maps estimated to compute more instructions per byte "
@@ -232,6 +239,7 @@ int main(int argc, char **argv) {
   options.vectorBytes = vectorBytes;
   options.loadPolicy = loadPolicy;
   options.hintMaxInstructionsPerByte = hintMaxInstructionsPerByte;
+  options.hintMinBytes = hintMinBytes;
   options.unroll = unroll;
   options.tileEdge = tileEdge;
   options.transposeVariants = !noTranspose;

@@ -57,6 +57,9 @@ struct FamilyOptions {
   /// Cache policy of the kernels' global loads (pw-hint-global-loads):
   /// "evict-last", "l1-evict-last", "l2-evict-last" or "none".
   std::string loadPolicy = "evict-last";
+  /// Bytes of input a launch must read for the L2 evict_last load policy
+  /// (pw-hint-global-loads); smaller launches load with evict_normal.
+  int64_t hintMinBytes = kDefaultHintMinBytes;
   /// Kernels estimated to compute more instructions per byte moved than
   /// this keep plain loads (pw-hint-global-loads).
   double hintMaxInstructionsPerByte = kDefaultHintMaxInstructionsPerByte;

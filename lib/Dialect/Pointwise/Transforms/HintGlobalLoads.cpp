@@ -98,6 +98,13 @@ struct HintGlobalLoadsPass
   bool l2EvictLast = false;
 
   void runOnOperation() override {
+    if (minBytes < 0) {
+      emitError(getOperation().getLoc())
+          << "pw-hint-global-loads: evict-last-min-bytes must not be "
+             "negative, got "
+          << static_cast<int64_t>(minBytes);
+      return signalPassFailure();
+    }
     if (policy == "none")
       return;
     if (policy == "evict-last") {
@@ -168,7 +175,6 @@ struct HintGlobalLoadsPass
     // One policy register per kernel, made at its entry.
     OpBuilder builder(function.getContext());
     builder.setInsertionPointToStart(&function.getBody().front());
-    Type i64 = builder.getI64Type();
     Value policyRegister;
     if (l2EvictLast)
       policyRegister = createPolicy(builder, function);

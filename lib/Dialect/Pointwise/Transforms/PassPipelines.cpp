@@ -139,6 +139,7 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   HintGlobalLoadsPassOptions hints;
   hints.policy = options.loadPolicy;
   hints.maxInstructionsPerByte = options.hintMaxInstructionsPerByte;
+  hints.minBytes = options.hintMinBytes;
   pm.addNestedPass<gpu::GPUModuleOp>(createHintGlobalLoadsPass(hints));
 
   GpuToLLVMConversionPassOptions host;

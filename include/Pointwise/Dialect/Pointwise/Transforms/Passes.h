@@ -116,6 +116,12 @@ struct GpuPipelineOptions
                      "(pw-hint-global-loads): evict-last, l1-evict-last, "
                      "l2-evict-last or none"),
       llvm::cl::init("evict-last")};
+  Option<int64_t> hintMinBytes{
+      *this, "hint-min-bytes",
+      llvm::cl::desc("Bytes of input a launch must read for the L2 "
+                     "evict_last load policy (pw-hint-global-loads' "
+                     "evict-last-min-bytes)"),
+      llvm::cl::init(kDefaultHintMinBytes)};
   Option<double> hintMaxInstructionsPerByte{
       *this, "hint-max-instructions-per-byte",
       llvm::cl::desc("Kernels estimated to compute more instructions per "

@@ -274,14 +274,24 @@ def HintGlobalLoadsPass
     the gain (`policy=l2-evict-last` matches `evict-last`; `l1-evict-last`
     matches `none`).
 
-    Below 128 MiB the measurements disagree between runs (one run lost 4 to
-    11 points with the hint at 16 to 64 MiB, another gained up to 2), so
-    the policy follows the launch's size: a kernel on which
+    The policy follows the launch's size: a kernel on which
     `pw-lower-to-gpu` recorded `pointwise.input_bytes_per_block` computes
     grid size x bytes per block at its entry and uses the evict_last policy
-    when that reaches `evict-last-min-bytes` (128 MiB by default), an
+    when that reaches `evict-last-min-bytes` (64 MiB by default), an
     `evict_normal` one otherwise. Kernels without the record always use
-    evict_last.
+    evict_last. Lines loaded with the evict_last policy stay marked after
+    the kernel: they outlive later traffic of normal priority (such as
+    `do_bench`'s flush) until other evict_last traffic displaces them or
+    the program calls `cuCtxResetPersistingL2Cache`, so a kernel that
+    reads the same memory next may find part of it in L2. Timed with the
+    marks reset before each measurement, and each call reading the next of
+    three copies of its inputs (tenth session), the hint gained 1.2 to 1.4
+    points on 64 MiB launches (rank5_sliced, a dense copy); at 16 and
+    32 MiB the results (-1.3 to +2.4) were within what identical kernels
+    differed by (up to 2.4 points), so smaller launches keep evict_normal.
+    (An earlier finding that the hint lost 4 to 11 points at 16 to 64 MiB
+    came from timing after kernels whose evict_last lines were still in
+    L2.)
 
     Kernels that compute much per byte keep plain loads. pw-tile records
     on each kernel `pointwise.instructions_per_byte`, a static estimate of
@@ -317,10 +327,10 @@ def HintGlobalLoadsPass
            "Cache policy of global loads: evict-last (L1 evict_last and an "
            "L2 evict_last policy), l1-evict-last, l2-evict-last or none">,
     Option<"minBytes", "evict-last-min-bytes", "int64_t",
-           /*default=*/"134217728",
+           /*default=*/"::pointwise::kDefaultHintMinBytes",
            "Bytes of input a launch must read for the L2 evict_last policy "
            "(kernels that record their bytes per block); smaller launches "
-           "load with evict_normal">,
+           "load with evict_normal (non-negative)">,
     Option<"maxInstructionsPerByte", "max-instructions-per-byte", "double",
            /*default=*/"::pointwise::kDefaultHintMaxInstructionsPerByte",
            "Kernels whose recorded estimate of instructions per byte moved "

@@ -31,6 +31,11 @@ class MapOp;
 /// plain, by default (measured on an H100: Passes.td, benchmarks/NOTES.md).
 constexpr double kDefaultHintMaxInstructionsPerByte = 7.25;
 
+/// The default of pw-hint-global-loads' evict-last-min-bytes: launches
+/// reading fewer bytes of input load with an evict_normal policy (measured
+/// on an H100: Passes.td, benchmarks/NOTES.md, tenth session).
+constexpr int64_t kDefaultHintMinBytes = int64_t(64) << 20;
+
 /// Bytes an element of `type` occupies in memory: i1 (and other types
 /// under 8 bits) as a byte, index as 8.
 int64_t getElementByteWidth(mlir::Type type);
