@@ -106,22 +106,33 @@ private:
   PyObject *object = nullptr;
 };
 
+/// The runtime's entry points and the `bind()` that set them, copied while
+/// the GIL is held: `bind()` writes them under the GIL, and the launch reads
+/// them after releasing it.
+struct BoundRuntime {
+  RuntimeEntries entries;
+  unsigned binding;
+};
+
+BoundRuntime getBoundRuntime() {
+  return {runtime, bindings.load(std::memory_order_acquire)};
+}
+
 /// Makes `device` and `stream` current for this thread's launches, skipping
 /// the runtime calls when they already are. 0, or the runtime's status.
-int selectDeviceAndStream(int device, void *stream) {
-  unsigned binding = bindings.load(std::memory_order_acquire);
-  bool known = recordBinding == binding;
+int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream) {
+  bool known = recordBinding == bound.binding;
   if (!known || device != currentDevice) {
     recordBinding = ~0u; // unknown until both calls are done
-    if (int status = runtime.setDevice(device))
+    if (int status = bound.entries.setDevice(device))
       return status;
     currentDevice = device;
   }
   if (!known || stream != currentStream) {
-    runtime.setStream(stream);
+    bound.entries.setStream(stream);
     currentStream = stream;
   }
-  recordBinding = binding;
+  recordBinding = bound.binding;
   return 0;
 }
 
@@ -350,6 +361,9 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
     PyErr_Clear();
     return handOver(self, args, outputs);
   };
+  // Not bound to a runtime yet (bind() was never called): nothing to launch.
+  if (!runtime.launch)
+    return slow();
   if (PyTuple_Size(args) != self->numInputs)
     return slow();
 
@@ -519,10 +533,11 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   }
 
   int status;
+  BoundRuntime bound = getBoundRuntime();
   PyThreadState *released = PyEval_SaveThread();
-  status = selectDeviceAndStream(static_cast<int>(device), stream);
+  status = selectDeviceAndStream(bound, static_cast<int>(device), stream);
   if (!status)
-    status = runtime.launch(family, pointers.data());
+    status = bound.entries.launch(family, pointers.data());
   PyEval_RestoreThread(released);
   if (status) {
     Ref raised(PyObject_CallFunction(self->raiseError, "i", status));
@@ -695,7 +710,8 @@ PyObject *select(PyObject *, PyObject *args) {
   PyObject *streamObject;
   if (!PyArg_ParseTuple(args, "iO:select", &device, &streamObject))
     return nullptr;
-  if (!runtime.setDevice) {
+  BoundRuntime bound = getBoundRuntime();
+  if (!bound.entries.setDevice) {
     PyErr_SetString(PyExc_RuntimeError, "select: bind() first");
     return nullptr;
   }
@@ -703,7 +719,7 @@ PyObject *select(PyObject *, PyObject *args) {
       streamObject == Py_None ? nullptr : PyLong_AsVoidPtr(streamObject);
   if (PyErr_Occurred())
     return nullptr;
-  return PyLong_FromLong(selectDeviceAndStream(device, stream));
+  return PyLong_FromLong(selectDeviceAndStream(bound, device, stream));
 }
 
 PyMethodDef moduleMethods[] = {

@@ -245,6 +245,66 @@ def test_everything_else_goes_to_the_general_path(fastcall, case):
     assert not h.launches
 
 
+def test_rebinding_during_a_call_keeps_the_calls_entry_points(fastcall):
+    """bind() can run while a call has released the GIL (another thread
+    binding another runtime): that call finishes with the entry points it
+    started with, and the next call uses the new ones."""
+    second = Harness(fastcall, 1)
+    second.plan(["f32"], [], 1, 0, ["f32"], " ")  # how it unpacks launches
+    first = Harness(fastcall, 1)
+    first.plan(["f32"], [], 1, 0, ["f32"], " ")
+
+    def address(callback):
+        return ctypes.cast(callback, ctypes.c_void_p).value
+
+    def set_device_then_rebind(device):
+        first.devices.append(device)
+        fastcall.bind(*[address(c) for c in second.callbacks])
+        return 0
+    rebinding = SET_DEVICE(set_device_then_rebind)
+    fastcall.bind(address(first.callbacks[0]), address(rebinding),
+                  address(first.callbacks[2]))
+    x = FakeTensor((4,))
+    first(x)
+    assert len(first.launches) == 1 and first.streams == [STREAM]
+    assert not second.launches and not second.streams
+    first(x)
+    assert len(first.launches) == 1
+    assert len(second.launches) == 1 and second.devices == [0]
+
+
+def test_calls_before_bind_go_to_the_general_path():
+    """A FastPath called before bind() (no runtime to launch with) hands
+    the call to the general path instead of calling a null entry point.
+    In a fresh interpreter: this one's module is bound."""
+    import pathlib
+    import subprocess
+    import sys
+    path = _pointwise._beside_runtime(_pointwise._FASTCALL_NAME,
+                                      load_runtime().path)
+    if path is None:
+        pytest.skip("pointwise._fastcall is not built (no Python headers)")
+    script = """
+import sys
+sys.path.insert(0, %r)
+from pointwise import _pointwise
+import test_fastcall as t
+module = _pointwise._load_extension("pointwise._fastcall", %r)
+plans = {(("f32",), (), 1, 0): ("launcher", ("f32",), t.FAMILY, " ")}
+fast = module.FastPath(
+    num_inputs=1, num_outputs=1, tensor_positions=(0,), scalar_positions=(),
+    output_names=("out0",), plans=plans,
+    slow=lambda args, outputs, rank: "general path", tensor_type=t.FakeTensor,
+    empty_like=t.empty_like, raw_stream=lambda device: t.STREAM,
+    raise_error=print)
+print(fast((t.FakeTensor((4,)),), {}))
+""" % (str(pathlib.Path(__file__).parent), str(path))
+    result = subprocess.run([sys.executable, "-c", script],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "general path"
+
+
 def test_launch_errors_raise(fastcall):
     h = Harness(fastcall, 1, status=9)
     h.plan(["f32"], [], 1, 0, ["f32"], " ")
