@@ -286,7 +286,7 @@ def test_calls_before_bind_go_to_the_general_path():
         pytest.skip("pointwise._fastcall is not built (no Python headers)")
     script = """
 import sys
-sys.path.insert(0, %r)
+sys.path[:0] = [%r, %r]
 from pointwise import _pointwise
 import test_fastcall as t
 module = _pointwise._load_extension("pointwise._fastcall", %r)
@@ -298,7 +298,8 @@ fast = module.FastPath(
     empty_like=t.empty_like, raw_stream=lambda device: t.STREAM,
     raise_error=print)
 print(fast((t.FakeTensor((4,)),), {}))
-""" % (str(pathlib.Path(__file__).parent), str(path))
+""" % (str(pathlib.Path(_pointwise.__file__).parent.parent),
+       str(pathlib.Path(__file__).parent), str(path))
     result = subprocess.run([sys.executable, "-c", script],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
