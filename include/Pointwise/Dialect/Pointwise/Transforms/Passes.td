@@ -286,9 +286,10 @@ def HintGlobalLoadsPass
     reads the same memory next may find part of it in L2. Timed with the
     marks reset before each measurement, and each call reading the next of
     three copies of its inputs (tenth session), the hint gained 1.2 to 1.4
-    points on 64 MiB launches (rank5_sliced, a dense copy); at 16 and
-    32 MiB the results (-1.3 to +2.4) were within what identical kernels
-    differed by (up to 2.4 points), so smaller launches keep evict_normal.
+    points on 64 MiB launches (rank5_sliced, a dense copy); at 8 to
+    32 MiB the results (-2.9 to +4.2, 15 rounds) were within what
+    identical kernels differed by (up to 2.9 points), so smaller launches
+    keep evict_normal.
     (An earlier finding that the hint lost 4 to 11 points at 16 to 64 MiB
     came from timing after kernels whose evict_last lines were still in
     L2.)
