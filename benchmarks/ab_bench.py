@@ -11,7 +11,9 @@ library's family is checked against eager on every element, then the
 libraries are timed in turn, `--rounds` times (interleaved, so that drift
 of the machine hits them all alike), with gpu_bench's do_bench settings.
 The table shows the median over rounds in % of copy bandwidth, with eager
-(and Inductor static with --inductor) for reference. Differences below
+(and Inductor static with --inductor), timed in the same rounds, for
+reference; below it, every other column against the first library round
+by round. Differences below
 about 0.3 points are noise (benchmarks/NOTES.md). With --rotate N every
 call of ours uses the next of N copies of the inputs and outputs, so that
 lines a kernel loads with an L2 evict_last policy, which outlive do_bench's
@@ -119,6 +121,7 @@ def main():
     print("| workload | " + " | ".join(labels + peers) + " |")
     print("|---" * (1 + len(labels) + len(peers)) + "|")
     failed = False
+    paired = {label: [] for label in labels[1:] + peers}
     for name in names:
         cases = [gb.W[name]() for _ in range(max(1, options.rotate))]
         case = cases[0]
@@ -138,25 +141,41 @@ def main():
             call_args, call_outs = calls[state["next"]]
             state["next"] = (state["next"] + 1) % len(calls)
             return case.ours(*call_args, *call_outs)
+        peers_timed = [lambda: case.eager(*args)]
+        if options.inductor:
+            compiled = torch.compile(case.eager, dynamic=False)
+            compiled(*args)
+            peers_timed.append(lambda: compiled(*args))
+        peer_ms = [[] for _ in peers_timed]
         for _ in range(options.rounds):
             for index, fams in enumerate(families):
                 gb.F = fams
                 timings[index].append(gb.bench(ours))
-        peer_ms = [gb.bench(lambda: case.eager(*args))]
-        if options.inductor:
-            compiled = torch.compile(case.eager, dynamic=False)
-            compiled(*args)
-            peer_ms.append(gb.bench(lambda: compiled(*args)))
+            for index, fn in enumerate(peers_timed):
+                peer_ms[index].append(gb.bench(fn))
 
         def pct(ms):
             return 100 * case.bytes / (ms * 1e-3) / 1e9 / ceiling
         cells = ["%.1f%s" % (pct(statistics.median(t)),
                              " WRONG" if i in wrong else "")
                  for i, t in enumerate(timings)]
-        cells += ["%.1f" % pct(ms) for ms in peer_ms]
+        cells += ["%.1f" % pct(statistics.median(ms)) for ms in peer_ms]
         print("| %s | %s |" % (name, " | ".join(cells)), flush=True)
+        # Each library and peer against the first library, round by round
+        # (both timed within a few hundred ms): the median difference in
+        # points and in how many rounds it was ahead.
+        for label, series in zip(labels[1:] + peers,
+                                 timings[1:] + peer_ms):
+            deltas = [pct(t) - pct(base)
+                      for t, base in zip(series, timings[0])]
+            paired[label].append("%s %+.2f (%d/%d ahead)" % (
+                name, statistics.median(deltas),
+                sum(d > 0 for d in deltas), len(deltas)))
         del case, cases, args, calls
         torch.cuda.empty_cache()
+    for label, lines in paired.items():
+        print("\n%s - %s, paired by round (points): %s"
+              % (label, labels[0], "; ".join(lines)))
     return 1 if failed else 0
 
 

@@ -33,6 +33,7 @@ import datetime
 import json
 import os
 import pathlib
+import statistics
 import sys
 import time
 
@@ -381,9 +382,15 @@ def main():
                         help="do not reset L2 lines marked evict_last before "
                         "each measurement (as peers.py does not; the "
                         "numbers then depend on what was timed before)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="time every implementation this many times, "
+                        "interleaved, and report medians (one do_bench "
+                        "moves by up to half a point between calls)")
     parser.add_argument("--json", default="", help="also write the numbers "
                         "here (default: $OUT/bench.json when OUT is set)")
     options = parser.parse_args()
+    if options.rounds < 1:
+        parser.error("--rounds must be at least 1")
     global RESET_PERSISTING_L2
     RESET_PERSISTING_L2 = not options.keep_persisting_l2
     names = [n for n in options.workloads.split(",") if n] or list(W)
@@ -418,13 +425,17 @@ def main():
     res = {"date": now, "device": props.name, "sms": props.multi_processor_count,
            "torch": torch.__version__, "triton": triton.__version__,
            "copy_GBps": ceiling, "library": str(lib_path),
-           "reset_persisting_l2": RESET_PERSISTING_L2, "rows": []}
+           "reset_persisting_l2": RESET_PERSISTING_L2,
+           "rounds": options.rounds, "rows": []}
 
     failed = False
     for name in names:
         case = W[name]()
         row = {"name": name, "bytes": case.bytes, "family": FAMILY_OF[name]}
         args, eager = case.args, case.eager
+        # Every implementation is timed once per round, in an order that
+        # rotates between rounds; its figure is the median over rounds.
+        timed = {}
         try:
             err, ok, variant = check(case, FAMILY_OF[name])
             row.update(max_err=err, ok=ok,
@@ -432,36 +443,49 @@ def main():
             if not ok:
                 failed = True
             ours, outs = case.ours, case.outs
-            row["ours_ms"] = bench(lambda: ours(*args, *outs(*args)))
+            ours(*args, *outs(*args))
+            timed["ours"] = lambda: ours(*args, *outs(*args))
         except Exception as e:  # noqa: BLE001
             failed = True
             row["ours_err"] = repr(e)[:300]
             print("%s: our call failed: %s" % (name, row["ours_err"]), flush=True)
-        row["eager_ms"] = bench(lambda: eager(*args))
+        timed["eager"] = lambda: eager(*args)
         if not options.no_inductor:
             for key, dynamic in (("inductor", False), ("inductordyn", True)):
                 try:
                     compiled = torch.compile(eager, dynamic=dynamic)
                     compiled(*args)
-                    row[key + "_ms"] = bench(lambda: compiled(*args))
+                    timed[key] = lambda compiled=compiled: compiled(*args)
                 except Exception as e:  # noqa: BLE001
                     row[key + "_err"] = repr(e)[:200]
-        for k in ("ours",) + PEERS:
-            if k + "_ms" in row:
-                gbps = case.bytes / (row[k + "_ms"] * 1e-3) / 1e9
-                row[k + "_pct"] = 100 * gbps / ceiling
+        keys = list(timed)
+        samples = {k: [] for k in keys}
+        for r in range(options.rounds):
+            for k in keys[r % len(keys):] + keys[:r % len(keys)]:
+                samples[k].append(bench(timed[k]))
+        for k in keys:
+            row[k + "_ms"] = statistics.median(samples[k])
+            row[k + "_ms_rounds"] = samples[k]
+            gbps = case.bytes / (row[k + "_ms"] * 1e-3) / 1e9
+            row[k + "_pct"] = 100 * gbps / ceiling
         peers = [row[k + "_ms"] for k in PEERS if k + "_ms" in row]
         if "ours_ms" in row and peers:
             row["best_peer_ms"] = min(peers)
             row["ratio"] = row["best_peer_ms"] / row["ours_ms"]
+            # Per round: the best peer of that round against ours.
+            rounds = [min(samples[k][r] for k in PEERS if k in samples)
+                      / samples["ours"][r] for r in range(options.rounds)]
+            row["ratio_rounds"] = rounds
         res["rows"].append(row)
         print("%-26s " % name + "  ".join(
             "%s=%8.1fus (%5.1f%%)" % (k, row[k + "_ms"] * 1e3, row[k + "_pct"])
             for k in ("ours",) + PEERS if k + "_ms" in row)
-            + ("  ratio=%.3f" % row["ratio"] if "ratio" in row else "")
+            + ("  ratio=%.3f (rounds %.3f-%.3f)" % (
+                row["ratio"], min(row["ratio_rounds"]),
+                max(row["ratio_rounds"])) if "ratio" in row else "")
             + ("  err=%.3g%s" % (row["max_err"], "" if row.get("ok") else " WRONG")
                if "max_err" in row else ""), flush=True)
-        del case, args, eager
+        del case, args, eager, timed
         torch.cuda.empty_cache()
 
     # Host overhead of one small call (1024 f32), like peers.py.
@@ -492,12 +516,13 @@ def main():
     print()
     print("Device: %s, torch %s, triton %s, %s; copy bandwidth %.0f GB/s."
           % (props.name, torch.__version__, triton.__version__, now, ceiling))
-    print("Percent of copy bandwidth (higher is better); ratio = best peer "
-          "time / our time (> 1: ours is faster).")
+    print("Percent of copy bandwidth (higher is better), medians of %d "
+          "interleaved rounds; ratio = best peer time / our time (> 1: ours "
+          "is faster), and its range over the rounds." % options.rounds)
     print()
     print("| workload | ours % | eager % | inductor % | inductor-dyn % | "
-          "ratio ours/best peer | max err | variant |")
-    print("|---|---|---|---|---|---|---|---|")
+          "ratio ours/best peer | per round | max err | variant |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in res["rows"]:
         v = row.get("variant")
         vtext = ("r%d i%d %s" % (v["rank"], v["index_bitwidth"], v["strategy"])
@@ -505,10 +530,13 @@ def main():
                  ) if v else "—"
         err = ("%.2g" % row["max_err"] + ("" if row["ok"] else " **WRONG**")
                if "max_err" in row else "**FAILED**")
-        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        rounds = row.get("ratio_rounds")
+        spread = ("%.3f-%.3f" % (min(rounds), max(rounds)) if rounds
+                  else "—")
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             row["name"], fmt(row.get("ours_pct")), fmt(row.get("eager_pct")),
             fmt(row.get("inductor_pct")), fmt(row.get("inductordyn_pct")),
-            fmt(row.get("ratio"), "%.3f"), err, vtext))
+            fmt(row.get("ratio"), "%.3f"), spread, err, vtext))
     print()
     print("Host time per call, 1024-element f32 add from Python (20000 calls, "
           "synchronized at the end):")

@@ -65,6 +65,23 @@ def find_ptx(cache, name):
     return None, {}
 
 
+def record_autotuner_choices():
+    """{kernel name: its launcher's config} of every Inductor kernel run from
+    now on (the generated source lists the candidates, not the choice)."""
+    from torch._inductor.runtime import triton_heuristics
+    chosen = {}
+    run = triton_heuristics.CachingAutotuner.run
+
+    def recording_run(self, *args, **kwargs):
+        result = run(self, *args, **kwargs)
+        name = self.inductor_meta.get("kernel_name")
+        if name and getattr(self, "launchers", None):
+            chosen[name] = str(self.launchers[0].config)
+        return result
+    triton_heuristics.CachingAutotuner.run = recording_run
+    return chosen
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "/tmp"))
@@ -85,6 +102,7 @@ def main():
 
     if options.lib:
         gb.use_library(options.lib)
+    chosen = record_autotuner_choices()
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
     names = [n for n in options.workloads.split(",") if n] or list(gb.W)
     if not options.lib:
@@ -108,6 +126,8 @@ def main():
             keys = ("num_warps", "num_stages", "shared", "launch_pdl",
                     "launch_cooperative_grid")
             print("   %s: %s" % (kernel, {k: meta.get(k) for k in keys}))
+            if kernel in chosen:
+                print("      autotuner's choice: %s" % chosen[kernel])
             print("      %s" % ptx_summary(ptx))
         del case
 

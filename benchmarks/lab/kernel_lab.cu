@@ -38,32 +38,46 @@ template <bool EVICT_LAST> __device__ float2 loadHinted2(const float *p) {
       : "l"(p));
   return v;
 }
-template <bool EVICT_LAST> __device__ float4 loadHinted4(const float *p) {
-  if (!EVICT_LAST)
+// HINT 0: plain; 1: Inductor's hints; 2: the hints on the non-coherent
+// read-only path (ld.global.nc), as pw-hint-global-loads emits them for
+// read-only arguments.
+template <int HINT> __device__ float4 loadHinted4(const float *p) {
+  if (HINT == 0)
     return *reinterpret_cast<const float4 *>(p);
   float4 v;
-  asm volatile("{\n .reg .b64 pol;\n"
-               " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
-               " ld.global.L1::evict_last.L2::cache_hint.v4.f32 {%0, %1, %2, "
-               "%3}, [%4], pol;\n}"
-               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "l"(p));
+  if (HINT == 1)
+    asm volatile("{\n .reg .b64 pol;\n"
+                 " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
+                 " ld.global.L1::evict_last.L2::cache_hint.v4.f32 {%0, %1, "
+                 "%2, %3}, [%4], pol;\n}"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
+  else
+    asm volatile("{\n .reg .b64 pol;\n"
+                 " createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\n"
+                 " ld.global.nc.L1::evict_last.L2::cache_hint.v4.f32 {%0, "
+                 "%1, %2, %3}, [%4], pol;\n}"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
   return v;
 }
 
 // X_AFTER loads x after the barrier, as pw-tile's transpose strategy does
 // (its two thread loops share no registers).
-template <int TP, int TL, int THREADS, bool HAS_X, bool EL = false,
-          bool X_AFTER = false>
+template <int TP, int TL, int THREADS, bool HAS_X, int EL = 0,
+          bool X_AFTER = false, bool ONE_D = false>
 __device__ void transposeTile(const float *__restrict__ x,
                               const float *__restrict__ y,
                               float *__restrict__ out, int P, int L) {
   constexpr int kVectors = TP * TL / 4 / THREADS; // per thread and operand
   static_assert(kVectors >= 1, "tile too small for the block");
   __shared__ float tile[TL][TP + 1];
-  const int l0 = blockIdx.x * TL;
-  const int p0 = (blockIdx.y % (P / TP)) * TP;
-  const int b = blockIdx.y / (P / TP);
+  // ONE_D: the tile's coordinates decoded from a 1-D grid, as pw-tile's
+  // kernels do (L tiles fastest either way).
+  const int rowTile = ONE_D ? blockIdx.x / (L / TL) : blockIdx.y;
+  const int l0 = (ONE_D ? blockIdx.x % (L / TL) : blockIdx.x) * TL;
+  const int p0 = (rowTile % (P / TP)) * TP;
+  const int b = rowTile / (P / TP);
   const int64_t base = int64_t(b) * P * L;
   float4 yv[kVectors], xv[kVectors];
 #pragma unroll
@@ -150,6 +164,108 @@ extern "C" __global__ void __launch_bounds__(256)
                             int L) {
   transposeTile<64, 64, 256, true, true, true>(x, y, out, P, L);
 }
+
+// With a 1-D grid.
+extern "C" __global__ void __launch_bounds__(256)
+    add_t64x64_256_elxafter1d(const float *x, const float *y, float *out, int P,
+                              int L) {
+  transposeTile<64, 64, 256, true, 1, true, true>(x, y, out, P, L);
+}
+
+// The same with ld.global.nc.
+extern "C" __global__ void __launch_bounds__(256)
+    add_t64x64_256_ncxafter(const float *x, const float *y, float *out, int P,
+                            int L) {
+  transposeTile<64, 64, 256, true, 2, true>(x, y, out, P, L);
+}
+
+// The x-after tile held to 32 registers (8 resident blocks by registers;
+// ptxas spills 4 bytes to do it).
+extern "C" __global__ void __launch_bounds__(256, 8)
+    add_t64x64_256_elxafter_m8(const float *x, const float *y, float *out,
+                               int P, int L) {
+  transposeTile<64, 64, 256, true, 1, true>(x, y, out, P, L);
+}
+
+// Rectangular tiles guarded along L (L a multiple of 4, P of TP), as
+// Inductor's 2-D kernels are: a TL that does not divide L, e.g. nchw's
+// 3136 = 12.25 x 256. STRIDE is the tile's row pitch in floats.
+template <int TP, int TL, int THREADS, int STRIDE, bool X_AFTER>
+__device__ void guardedTile(const float *__restrict__ x,
+                            const float *__restrict__ y,
+                            float *__restrict__ out, int P, int L) {
+  constexpr int kVectors = TP * TL / 4 / THREADS;
+  static_assert(kVectors >= 1, "tile too small for the block");
+  __shared__ float tile[TL * STRIDE];
+  const int l0 = blockIdx.x * TL;
+  const int p0 = (blockIdx.y % (P / TP)) * TP;
+  const int b = blockIdx.y / (P / TP);
+  const int64_t base = int64_t(b) * P * L;
+  float4 yv[kVectors], xv[kVectors];
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    int v = threadIdx.x + k * THREADS;
+    int lrow = v / (TP / 4), pc = v % (TP / 4);
+    if (l0 + lrow < L)
+      yv[k] =
+          loadHinted4<true>(y + base + int64_t(l0 + lrow) * P + p0 + pc * 4);
+  }
+  auto loadX = [&] {
+#pragma unroll
+    for (int k = 0; k < kVectors; ++k) {
+      int v = threadIdx.x + k * THREADS;
+      int prow = v / (TL / 4), lc = v % (TL / 4);
+      if (l0 + lc * 4 < L)
+        xv[k] =
+            loadHinted4<true>(x + base + int64_t(p0 + prow) * L + l0 + lc * 4);
+    }
+  };
+  if (!X_AFTER)
+    loadX();
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    int v = threadIdx.x + k * THREADS;
+    int lrow = v / (TP / 4), pc = v % (TP / 4);
+    tile[lrow * STRIDE + pc * 4 + 0] = yv[k].x;
+    tile[lrow * STRIDE + pc * 4 + 1] = yv[k].y;
+    tile[lrow * STRIDE + pc * 4 + 2] = yv[k].z;
+    tile[lrow * STRIDE + pc * 4 + 3] = yv[k].w;
+  }
+  __syncthreads();
+  if (X_AFTER)
+    loadX();
+#pragma unroll
+  for (int k = 0; k < kVectors; ++k) {
+    int v = threadIdx.x + k * THREADS;
+    int prow = v / (TL / 4), lc = v % (TL / 4);
+    if (l0 + lc * 4 >= L)
+      continue;
+    float4 r;
+    r.x = tile[(lc * 4 + 0) * STRIDE + prow] + xv[k].x;
+    r.y = tile[(lc * 4 + 1) * STRIDE + prow] + xv[k].y;
+    r.z = tile[(lc * 4 + 2) * STRIDE + prow] + xv[k].z;
+    r.w = tile[(lc * 4 + 3) * STRIDE + prow] + xv[k].w;
+    *reinterpret_cast<float4 *>(out + base + int64_t(p0 + prow) * L + l0 +
+                                lc * 4) = r;
+  }
+}
+
+#define GUARDED(NAME, TP, TL, THREADS, STRIDE, X_AFTER)                        \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      add_##NAME(const float *x, const float *y, float *out, int P, int L) {   \
+    guardedTile<TP, TL, THREADS, STRIDE, X_AFTER>(x, y, out, P, L);            \
+  }
+
+// g<TP>x<TL>_<threads>_s<stride>[x]: x after the barrier when marked.
+GUARDED(g16x256_256_s17, 16, 256, 256, 17, false)
+GUARDED(g16x256_256_s17x, 16, 256, 256, 17, true)
+GUARDED(g16x256_256_s16, 16, 256, 256, 16, false)
+GUARDED(g16x128_128_s17, 16, 128, 128, 17, false)
+GUARDED(g32x128_256_s33, 32, 128, 256, 33, false)
+GUARDED(g32x256_256_s33, 32, 256, 256, 33, false)
+GUARDED(g64x64_256_s65, 64, 64, 256, 65, false)
+GUARDED(g64x64_256_s65x, 64, 64, 256, 65, true)
+GUARDED(g16x64_128_s17, 16, 64, 128, 17, false)
 
 // Dense streams: out[i] = a[i] * alpha + b[i], VECTORS 16-byte vectors per
 // thread and operand, THREADS threads, n a multiple of the block's share.
@@ -281,13 +397,11 @@ FLIP(128, 4, 0)
 template <int PRIORITY> __device__ uint64_t l2Policy() {
   uint64_t policy;
   if (PRIORITY == 1)
-    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;"
-        : "=l"(policy));
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   else if (PRIORITY == 2)
     asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
   else
-    asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;"
-        : "=l"(policy));
+    asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(policy));
   return policy;
 }
 
@@ -351,12 +465,11 @@ __device__ void rowsScaleShift(const float *__restrict__ x,
 #pragma unroll
   for (int k = 0; k < STEPS; ++k) {
     int64_t i = first + (int64_t(k) * 128 + threadIdx.x) * 4;
-    store4WithPolicy<STORE>(out + i,
-                            make_float4(v[k][0] * 3.0f + 1.0f,
-                                        v[k][1] * 3.0f + 1.0f,
-                                        v[k][2] * 3.0f + 1.0f,
-                                        v[k][3] * 3.0f + 1.0f),
-                            storePolicy);
+    store4WithPolicy<STORE>(
+        out + i,
+        make_float4(v[k][0] * 3.0f + 1.0f, v[k][1] * 3.0f + 1.0f,
+                    v[k][2] * 3.0f + 1.0f, v[k][3] * 3.0f + 1.0f),
+        storePolicy);
   }
 }
 
@@ -370,8 +483,8 @@ __device__ void denseCopy(const float *__restrict__ x,
   float4 v[STEPS];
 #pragma unroll
   for (int k = 0; k < STEPS; ++k)
-    v[k] = load4WithPolicy<LOAD>(x + first + (int64_t(k) * 128 + threadIdx.x) * 4,
-                                 loadPolicy);
+    v[k] = load4WithPolicy<LOAD>(
+        x + first + (int64_t(k) * 128 + threadIdx.x) * 4, loadPolicy);
 #pragma unroll
   for (int k = 0; k < STEPS; ++k)
     store4WithPolicy<STORE>(out + first + (int64_t(k) * 128 + threadIdx.x) * 4,
@@ -379,9 +492,8 @@ __device__ void denseCopy(const float *__restrict__ x,
 }
 
 #define POLICY_KERNELS(LOAD, STORE)                                            \
-  extern "C" __global__ void __launch_bounds__(128)                            \
-      rows_l##LOAD##_s##STORE(const float *x, float *out, int rowsPerSlab,     \
-                              int64_t slabStride) {                            \
+  extern "C" __global__ void __launch_bounds__(128) rows_l##LOAD##_s##STORE(   \
+      const float *x, float *out, int rowsPerSlab, int64_t slabStride) {       \
     rowsScaleShift<2, LOAD, STORE>(x, out, rowsPerSlab, slabStride);           \
   }                                                                            \
   extern "C" __global__ void __launch_bounds__(128)                            \

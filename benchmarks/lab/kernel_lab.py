@@ -26,7 +26,12 @@ import gpu_bench as gb  # noqa: E402
 
 TILES = ["t32x32_128", "t32x32_256", "t64x64_256", "t64x64_512",
          "t32x64_128", "t64x32_128", "t32x32_128_el", "t64x64_256_el",
-         "t64x64_256_elxafter"]
+         "t64x64_256_elxafter", "t64x64_256_ncxafter",
+         "t64x64_256_elxafter1d"]
+# Guarded along L (adds only): g<TP>x<TL>_<threads>_s<row pitch>[x].
+GUARDED = ["g16x256_256_s17", "g16x256_256_s17x", "g16x256_256_s16",
+           "g16x128_128_s17", "g32x128_256_s33", "g32x256_256_s33",
+           "g64x64_256_s65", "g64x64_256_s65x", "g16x64_128_s17"]
 # (threads, floats per access, accesses per thread and operand, hints)
 STREAMS = [(256, 2, 1, 0), (256, 2, 1, 1), (128, 2, 2, 0), (128, 4, 1, 0),
            (128, 4, 1, 1), (256, 4, 1, 0), (256, 1, 2, 0), (128, 1, 4, 0)]
@@ -59,8 +64,9 @@ class Cubin:
             self.functions[name] = f
         return self.functions[name]
 
-    def launcher(self, name, grid, block, args):
-        """A no-argument callable launching `name` on the current stream."""
+    def launcher(self, name, grid, block, args, shared=0):
+        """A no-argument callable launching `name` on the current stream
+        with `shared` bytes of dynamic shared memory."""
         f = self.function(name)
         holders = list(args)
         params = (ctypes.c_void_p * len(holders))(
@@ -70,9 +76,27 @@ class Cubin:
 
         def launch():
             self._check(self.cuda.cuLaunchKernel(
-                f, gx, gy, 1, block, 1, 1, 0, stream, params, None), name)
+                f, gx, gy, 1, block, 1, 1, shared, stream, params, None),
+                name)
         launch.keep = (holders, params)
         return launch
+
+
+    def occupancy(self, name, block, shared):
+        """Resident blocks per SM of `name` as the driver computes it."""
+        n = ctypes.c_int()
+        self._check(self.cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(n), self.function(name), block,
+            ctypes.c_size_t(shared)), "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+        return n.value
+
+    def device_attribute(self, attribute):
+        value, device = ctypes.c_int(), ctypes.c_int()
+        self._check(self.cuda.cuCtxGetDevice(ctypes.byref(device)),
+                    "cuCtxGetDevice")
+        self._check(self.cuda.cuDeviceGetAttribute(
+            ctypes.byref(value), attribute, device), "cuDeviceGetAttribute")
+        return value.value
 
 
 def ptr(t):
@@ -86,13 +110,24 @@ def transpose_candidates(lab, x, y, out, B, P, L):
         tp, tl, threads = (int(v) for v in re.match(
             r"t(\d+)x(\d+)_(\d+)", tile).groups())
         # x after the barrier: only the adds have an x.
-        if P % tp or L % tl or (x is None and tile.endswith("xafter")):
+        if P % tp or L % tl or (x is None and "xafter" in tile):
             continue
         name = ("add_" if x is not None else "copy_") + tile
+        grid = (L // tl, (P // tp) * B)
+        if tile.endswith("1d"):
+            grid = (grid[0] * grid[1], 1)
         rows.append((tile, lab.launcher(
-            name, (L // tl, (P // tp) * B), threads,
+            name, grid, threads,
             [ptr(x if x is not None else y), ptr(y), ptr(out),
              ctypes.c_int(P), ctypes.c_int(L)])))
+    for tile in GUARDED if x is not None else []:
+        tp, tl, threads = (int(v) for v in re.match(
+            r"g(\d+)x(\d+)_(\d+)", tile).groups())
+        if P % tp or L % 4:
+            continue
+        rows.append((tile, lab.launcher(
+            "add_" + tile, (-(-L // tl), (P // tp) * B), threads,
+            [ptr(x), ptr(y), ptr(out), ctypes.c_int(P), ctypes.c_int(L)])))
     return rows
 
 
@@ -127,6 +162,38 @@ def placement(name, ceiling, rounds):
         flush=True)
     del case, args, outs, compiled, candidates, pool
     torch.cuda.empty_cache()
+
+
+# The x-after tiles of which occupancy_candidates caps the resident blocks.
+CAPPED = ["t64x64_256_elxafter", "t64x64_256_ncxafter",
+          "t64x64_256_elxafter_m8"]
+
+
+def occupancy_candidates(lab, x, y, out, B, P, L):
+    """(label, launch) of each CAPPED tile at the resident blocks per SM its
+    registers allow and capped at 6, 5 and 4 by dynamic shared memory the
+    kernel does not use (which also leaves L1 less of the SM's memory).
+    Labels: <tile>-b<blocks per SM>."""
+    rows = []
+    grid = (L // 64, (P // 64) * B)
+    args = [ptr(x), ptr(y), ptr(out), ctypes.c_int(P), ctypes.c_int(L)]
+    per_sm = lab.device_attribute(81)  # MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+    reserved = lab.device_attribute(111)  # RESERVED_SHARED_MEMORY_PER_BLOCK
+    static = 65 * 64 * 4
+    for tile in CAPPED:
+        name = "add_" + tile
+        # Above 48 KiB per block in all, dynamic shared memory is opt-in.
+        lab._check(lab.cuda.cuFuncSetAttribute(
+            lab.function(name), 8, per_sm // 4 - reserved - static),
+            "cuFuncSetAttribute(max dynamic shared memory)")
+        uncapped = lab.occupancy(name, 256, 0)
+        for blocks in [uncapped] + [b for b in (6, 5, 4) if b < uncapped]:
+            dyn = 0 if blocks == uncapped else (per_sm // blocks - reserved
+                                                - static)
+            dyn -= dyn % 128
+            rows.append(("%s-b%d" % (tile, lab.occupancy(name, 256, dyn)),
+                         lab.launcher(name, grid, 256, args, shared=dyn)))
+    return rows
 
 
 POLICIES = [(0, 0), (1, 0), (2, 0), (0, 1), (0, 2), (1, 2), (2, 2), (1, 1)]
@@ -295,6 +362,24 @@ def relaunch_triton(lab, name, ceiling, rounds):
     lab.triton_ptx[name] = ptx
 
 
+def print_paired(name, samples, nbytes, ceiling):
+    """Every candidate against the first (ours), round by round: the median
+    difference in points of copy bandwidth, and in how many rounds it was
+    ahead (one do_bench moves by up to half a point between rounds)."""
+    def pct(ms):
+        return 100 * nbytes / (ms * 1e-3) / 1e9 / ceiling
+    labels = list(samples)
+    lines = []
+    for label in labels[1:]:
+        deltas = [pct(t) - pct(base)
+                  for t, base in zip(samples[label], samples[labels[0]])]
+        lines.append("%s %+.2f (%d/%d)" % (label, statistics.median(deltas),
+                                           sum(d > 0 for d in deltas),
+                                           len(deltas)))
+    print("%s, paired against %s: %s" % (name, labels[0], ", ".join(lines)),
+          flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cubin", default=str(HERE / "kernel_lab.cubin"))
@@ -311,6 +396,12 @@ def main():
     parser.add_argument("--placement", default="",
                         help="comma-separated workloads: time our family "
                         "with its outputs at other addresses instead")
+    parser.add_argument("--tiles", default="",
+                        help="comma-separated tile kernels to time (default: "
+                        "all of TILES and GUARDED)")
+    parser.add_argument("--occupancy", action="store_true",
+                        help="time the x-after 64x64 tiles at fewer "
+                        "resident blocks per SM instead of the tile set")
     parser.add_argument("--policies", action="store_true",
                         help="time rank5_sliced and a dense copy of its "
                         "bytes with L2 eviction priorities on loads and "
@@ -318,6 +409,13 @@ def main():
     options = parser.parse_args()
     gb.use_library(options.lib)
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
+    if options.tiles:
+        chosen = options.tiles.split(",")
+        unknown = [t for t in chosen if t not in TILES + GUARDED]
+        if unknown:
+            sys.exit("kernel_lab: unknown tiles %s" % unknown)
+        TILES[:] = [t for t in TILES if t in chosen]
+        GUARDED[:] = [t for t in GUARDED if t in chosen]
     lab = Cubin(options.cubin)
     ceiling = gb.copy_bw()
     print("device: %s; copy bandwidth %.0f GB/s; medians of %d rounds"
@@ -349,10 +447,12 @@ def main():
         out = torch.empty_like(expected)
         if name == "nchw_plus_nhwc_f32":
             x, y = args
-            candidates += transpose_candidates(lab, x, y, out, 32, 256, 3136)
+            candidates += (occupancy_candidates if options.occupancy else
+                           transpose_candidates)(lab, x, y, out, 32, 256, 3136)
         elif name == "add_transposed_f32":
             a, b = args
-            candidates += transpose_candidates(lab, a, b, out, 1, 8192, 8192)
+            candidates += (occupancy_candidates if options.occupancy else
+                           transpose_candidates)(lab, a, b, out, 1, 8192, 8192)
         elif name == "transpose_copy_f32":
             (b,) = args
             candidates += transpose_candidates(lab, None, b, out, 1, 8192, 8192)
@@ -388,6 +488,7 @@ def main():
             "%s %.1f" % (label, 100 * case.bytes / (statistics.median(ms)
                                                     * 1e-3) / 1e9 / ceiling)
             for label, ms in samples.items())), flush=True)
+        print_paired(name, samples, case.bytes, ceiling)
         del case, args, outs, compiled, candidates, out, expected
         torch.cuda.empty_cache()
 
