@@ -269,6 +269,7 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.loadPolicy = options.loadPolicy;
   pipeline.hintMaxInstructionsPerByte = options.hintMaxInstructionsPerByte;
   pipeline.hintMinBytes = options.hintMinBytes;
+  pipeline.transposeBlocksPerSM = options.transposeBlocksPerSM;
   pipeline.launchOnCurrentStream = true;
   buildGpuPipeline(pm, pipeline);
   return pm.run(module);

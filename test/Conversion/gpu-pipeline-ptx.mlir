@@ -15,15 +15,15 @@
 // CHECK: %nctaid.x
 // CHECK: createpolicy.fractional.L2::evict_normal.b64 [[NORMAL:%rd[0-9]+]], 1.0;
 // CHECK: selp.b64 [[POLICY:%rd[0-9]+]], [[LAST]], [[NORMAL]], %p{{[0-9]+}};
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
 // CHECK-NOT: ld.global.{{.*}}v4
 // With hint-min-bytes=0 every launch is large enough: evict_last only.
 // ALWAYS-LABEL: .visible .entry add_contiguous_f32_kernel(
 // ALWAYS-NOT: evict_normal
 // ALWAYS: createpolicy.fractional.L2::evict_last.b64 [[LAST:%rd[0-9]+]], 1.0;
 // ALWAYS-NOT: evict_normal
-// ALWAYS: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[LAST]];
+// ALWAYS: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[LAST]];
 // ALWAYS-NOT: evict_normal
 // ALWAYS: st.global.v4
 // With load-policy=none, plain loads through the non-coherent path.
@@ -49,7 +49,7 @@ func.func @add_contiguous_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?
 // f16 storage is computed in f32 and rounded once, when stored; 8 halves
 // move per 16-byte access.
 // CHECK-LABEL: .visible .entry scale_f16_kernel(
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: cvt.f32.f16
 // CHECK: mul.rn.f32
 // CHECK: add.rn.f32
@@ -75,7 +75,7 @@ func.func @scale_f16(%x: memref<?xf16>, %c: memref<?xf16>) {
 // CHECK: .param .u32 add_strided_slice_small_kernel_param_0,
 // CHECK-NOT: mul.lo.s64
 // CHECK-NOT: div.u64
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.b32
 // CHECK-NOT: mul.lo.s64
 // CHECK: st.global.b32
 func.func @add_strided_slice_small(%a: memref<64x32xf32>, %b: memref<64x32xf32, strided<[64, 2]>>, %c: memref<64x32xf32>) {
@@ -91,7 +91,7 @@ func.func @add_strided_slice_small(%a: memref<64x32xf32>, %b: memref<64x32xf32, 
 
 // Two outputs and a scalar operand of higher precision than the storage.
 // CHECK-LABEL: .visible .entry polar_kernel(
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: st.global.v4.b32
 // CHECK: st.global.v4.b32
 func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) {
@@ -117,14 +117,14 @@ func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: me
 // CHECK-LABEL: .visible .entry add_transposed_large_kernel(
 // CHECK: .shared .align 4 .b8 __wg_add_transposed_large_kernel_0[16640];
 // CHECK-NOT: .shared
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.v4.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: ld.shared.b32
 // CHECK: st.global.v4.b32
 // The scalar code of misaligned operands follows.
-// CHECK: ld.global{{(.nc)?}}.L1::evict_last.L2::cache_hint.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.b32
 // CHECK: st.global.b32
 // PLAIN-LABEL: .visible .entry add_transposed_large_kernel(
 // PLAIN-NOT: cache_hint

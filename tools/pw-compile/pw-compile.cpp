@@ -110,6 +110,13 @@ llvm::cl::opt<int64_t> hintMinBytes(
                    "evict_normal)"),
     llvm::cl::init(pointwise::kDefaultHintMinBytes),
     llvm::cl::cat(compileOptions));
+llvm::cl::opt<int64_t> transposeBlocksPerSM(
+    "transpose-blocks-per-sm",
+    llvm::cl::desc("Resident blocks per multiprocessor of the transpose "
+                   "variants, capped through dynamic shared memory sized at "
+                   "launch (0: no cap)"),
+    llvm::cl::init(pointwise::kDefaultTransposeBlocksPerSM),
+    llvm::cl::cat(compileOptions));
 llvm::cl::opt<double> hintMaxInstructionsPerByte(
     "hint-max-instructions-per-byte",
     llvm::cl::desc("Maps estimated to compute more instructions per byte "
@@ -240,6 +247,7 @@ int main(int argc, char **argv) {
   options.loadPolicy = loadPolicy;
   options.hintMaxInstructionsPerByte = hintMaxInstructionsPerByte;
   options.hintMinBytes = hintMinBytes;
+  options.transposeBlocksPerSM = transposeBlocksPerSM;
   options.unroll = unroll;
   options.tileEdge = tileEdge;
   options.transposeVariants = !noTranspose;

@@ -63,6 +63,9 @@ struct FamilyOptions {
   /// Kernels estimated to compute more instructions per byte moved than
   /// this keep plain loads (pw-hint-global-loads).
   double hintMaxInstructionsPerByte = kDefaultHintMaxInstructionsPerByte;
+  /// Resident blocks per multiprocessor of the transpose variants
+  /// (pw-lower-to-gpu's transpose-blocks-per-sm; 0: no cap).
+  int64_t transposeBlocksPerSM = kDefaultTransposeBlocksPerSM;
   /// Index bitwidths to build variants for (32 and/or 64; 64 covers every
   /// layout).
   std::vector<unsigned> indexBitwidths = {32, 64};

@@ -132,6 +132,17 @@ PW_RUNTIME_API pwStatus pwLaunchKernel(pwFunction function, unsigned gridX,
                                        unsigned sharedMemoryBytes,
                                        pwStream stream, void **parameters);
 
+/* For compiled code (pw-lower-to-gpu's transpose-blocks-per-sm): the dynamic
+ * shared memory, in bytes, to launch a kernel that declares `staticBytes` of
+ * shared memory with, so that shared memory lets at most `blocksPerSM` of
+ * its blocks be resident on a multiprocessor of the current context's device
+ * (whose shared memory per multiprocessor, per block and reserved per block
+ * are read once per device). 0 when the kernel's own shared memory already
+ * allows no more blocks, when an argument is out of range, or when no
+ * context can be made current (the launch that follows reports that). */
+PW_RUNTIME_API int32_t pwOccupancySharedMemory(int32_t staticBytes,
+                                               int32_t blocksPerSM);
+
 /*===--------------------------- Kernel families --------------------------===*/
 
 /* The start of a memref descriptor of rank `r` as MLIR lays it out: allocated

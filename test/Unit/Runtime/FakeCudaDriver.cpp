@@ -163,10 +163,17 @@ CUresult cuDeviceGetName(char *name, int length, int device) {
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   if (!validDevice(device))
     return kInvalidDevice;
+  FAKE_INJECT("cuDeviceGetAttribute");
   if (attribute == 75)
     *value = 9;
   else if (attribute == 76)
     *value = 0;
+  else if (attribute == 81) // shared memory per multiprocessor: an H100's
+    *value = device == 0 ? 233472 : 167936; // and an A100's
+  else if (attribute == 97)                 // per block, opted in
+    *value = device == 0 ? 232448 : 166912;
+  else if (attribute == 111) // reserved per block
+    *value = 1024;
   else
     return kInvalidValue;
   return kSuccess;

@@ -162,6 +162,42 @@ TEST(FakeDriverTest, ContextSelection) {
   EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
 }
 
+// Blocks of a kernel with `staticBytes` of shared memory, launched with
+// `dynamicBytes` more, that fit in `perSM` bytes (128-byte allocation unit).
+int residentBlocks(int perSM, int staticBytes, int dynamicBytes) {
+  int perBlock = (staticBytes + dynamicBytes + 127) / 128 * 128 + 1024;
+  return perSM / perBlock;
+}
+
+TEST(FakeDriverTest, OccupancySharedMemoryCapsResidentBlocks) {
+  onNewThread([] {
+    // The fake's device 1 has an A100's 164 KiB per multiprocessor.
+    ASSERT_EQ(pwSetDevice(1), PW_SUCCESS);
+    fake().failNext("cuDeviceGetAttribute", 1);
+    EXPECT_EQ(pwOccupancySharedMemory(16640, 5), 0); // limits unknown
+    int a100 = pwOccupancySharedMemory(16640, 5);    // read this time
+    EXPECT_EQ(a100, 15872);
+    EXPECT_EQ(residentBlocks(167936, 16640, a100), 5);
+
+    // Device 0 has an H100's 228 KiB: a 64 x 65 f32 tile, 5 blocks.
+    ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+    EXPECT_EQ(pwOccupancySharedMemory(16640, 5), 28928);
+    for (int blocks = 1; blocks <= 16; ++blocks) {
+      int padding = pwOccupancySharedMemory(16640, blocks);
+      if (blocks <= 13) // 13 tiles alone fit
+        EXPECT_EQ(residentBlocks(233472, 16640, padding), blocks) << blocks;
+      else // more blocks than the kernel's own memory allows: no padding
+        EXPECT_EQ(padding, 0) << blocks;
+    }
+    // One block: as much as a block may opt in to.
+    EXPECT_EQ(pwOccupancySharedMemory(16640, 1), 232448 - 16640);
+    EXPECT_EQ(pwOccupancySharedMemory(0, 8), 28160);
+    EXPECT_EQ(pwOccupancySharedMemory(-1, 5), 0);
+    EXPECT_EQ(pwOccupancySharedMemory(16640, 0), 0);
+    EXPECT_EQ(pwOccupancySharedMemory(16640, -3), 0);
+  });
+}
+
 TEST(FakeDriverTest, NoDevice) {
   fake().state->deviceCount = 0;
   onNewThread([] {

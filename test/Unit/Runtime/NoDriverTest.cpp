@@ -123,6 +123,8 @@ TEST(NoDriverTest, MgpuCallsDoNotCrash) {
   mgpuMemcpy(nullptr, nullptr, 0, nullptr);
   mgpuSetDefaultDevice(0);
   expectNoDriver(pwTakePendingError());
+  // Without a device no padding: the launch that follows reports the error.
+  EXPECT_EQ(pwOccupancySharedMemory(16640, 5), 0);
 }
 
 TEST(StatusTest, NamesAreTheEnumerators) {

@@ -46,17 +46,6 @@ BlockArgument getBaseArgument(Value address) {
   }
 }
 
-/// Whether the kernel only reads the memory behind `argument`, which no
-/// other argument aliases (pw-lower-to-gpu marks such arguments): its
-/// loads may take the non-coherent read-only path (`ld.global.nc`), as
-/// NVPTX makes them without the hint.
-bool isReadOnlyArgument(BlockArgument argument) {
-  auto function = cast<LLVM::LLVMFuncOp>(argument.getOwner()->getParentOp());
-  unsigned index = argument.getArgNumber();
-  return function.getArgAttr(index, LLVM::LLVMDialect::getNoAliasAttrName()) &&
-         function.getArgAttr(index, LLVM::LLVMDialect::getReadonlyAttrName());
-}
-
 /// How a load of `bytes` bytes is split into PTX registers: `count`
 /// registers of `bits` bits and their inline-assembly constraint letter.
 struct RegisterShape {
@@ -84,8 +73,6 @@ std::optional<RegisterShape> getRegisterShape(uint64_t bytes) {
 struct HintedLoad {
   LLVM::LoadOp load;
   RegisterShape shape;
-  /// From a read-only argument: `ld.global.nc`.
-  bool readOnly;
 };
 
 struct HintGlobalLoadsPass
@@ -167,7 +154,7 @@ struct HintGlobalLoadsPass
       BlockArgument base = getBaseArgument(load.getAddr());
       if (!shape || alignment < bytes || !base)
         return;
-      loads.push_back({load, *shape, isReadOnlyArgument(base)});
+      loads.push_back({load, *shape});
     });
     if (loads.empty())
       return;
@@ -241,8 +228,7 @@ struct HintGlobalLoadsPass
     std::string vector =
         shape.count > 1 ? ".v" + std::to_string(shape.count) : "";
     std::string text =
-        std::string("ld.global") + (hinted.readOnly ? ".nc" : "") +
-        (l1EvictLast ? ".L1::evict_last" : "") +
+        std::string("ld.global") + (l1EvictLast ? ".L1::evict_last" : "") +
         (policy ? ".L2::cache_hint" : "") + vector + ".b" +
         std::to_string(shape.bits) + " " + outputs + ", [$" +
         std::to_string(shape.count) + "]" +

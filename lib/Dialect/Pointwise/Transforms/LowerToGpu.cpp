@@ -13,6 +13,7 @@
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -56,11 +57,54 @@ SmallVector<memref::AllocaOp> getBlockLocalBuffers(scf::ParallelOp blocks) {
   return buffers;
 }
 
+/// The runtime function that sizes the dynamic shared memory capping a
+/// kernel's resident blocks (Runtime.h).
+constexpr StringLiteral kOccupancySharedMemoryName = "pwOccupancySharedMemory";
+
+/// Bytes of workgroup memory `buffers` take.
+int64_t getSharedMemoryBytes(ArrayRef<memref::AllocaOp> buffers) {
+  int64_t bytes = 0;
+  for (memref::AllocaOp alloca : buffers)
+    bytes += alloca.getType().getNumElements() *
+             getElementByteWidth(alloca.getType().getElementType());
+  return bytes;
+}
+
+/// Host code before `blocks` computing the dynamic shared memory that lets
+/// at most `blocksPerSM` blocks of a kernel with `staticBytes` of shared
+/// memory be resident per multiprocessor: a call of the runtime's
+/// pwOccupancySharedMemory, declared in the module if needed.
+Value createOccupancyPadding(IRRewriter &rewriter, scf::ParallelOp blocks,
+                             int64_t staticBytes, int64_t blocksPerSM) {
+  Location loc = blocks.getLoc();
+  auto module = blocks->getParentOfType<ModuleOp>();
+  Type i32 = rewriter.getI32Type();
+  auto type = rewriter.getFunctionType({i32, i32}, {i32});
+  auto callee = module.lookupSymbol<func::FuncOp>(kOccupancySharedMemoryName);
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    callee =
+        func::FuncOp::create(rewriter, loc, kOccupancySharedMemoryName, type);
+    callee.setPrivate();
+  }
+  Value staticValue = arith::ConstantIntOp::create(rewriter, loc, staticBytes,
+                                                   /*width=*/32);
+  Value blocksValue = arith::ConstantIntOp::create(rewriter, loc, blocksPerSM,
+                                                   /*width=*/32);
+  return func::CallOp::create(rewriter, loc, callee,
+                              ValueRange{staticValue, blocksValue})
+      .getResult(0);
+}
+
 /// Replaces the block loop `blocks` by a gpu.launch running the same code
 /// per block and thread: thread loops become the code of one thread, with
 /// a barrier between consecutive ones, and buffers allocated per block
-/// become workgroup memory.
-LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
+/// become workgroup memory. With `blocksPerSM` > 0, a kernel with such
+/// buffers is launched with the dynamic shared memory that caps its
+/// resident blocks at that.
+LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks,
+                              int64_t blocksPerSM) {
   Location loc = blocks.getLoc();
   SmallVector<Operation *> ops;
   for (Operation &op : blocks.getBody()->without_terminator())
@@ -88,10 +132,15 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
     return blocks.emitError("block loops must start at 0 with step 1");
 
   rewriter.setInsertionPoint(blocks);
+  SmallVector<memref::AllocaOp> buffers = getBlockLocalBuffers(blocks);
+  Value padding;
+  if (blocksPerSM > 0 && !buffers.empty())
+    padding = createOccupancyPadding(
+        rewriter, blocks, getSharedMemoryBytes(buffers), blocksPerSM);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value blockDim = arith::ConstantIndexOp::create(rewriter, loc, *blockSize);
   auto launch = gpu::LaunchOp::create(rewriter, loc, blocks.getUpperBound()[0],
-                                      one, one, blockDim, one, one);
+                                      one, one, blockDim, one, one, padding);
   for (StringRef name : {kStrategyAttrName, kInputBytesPerBlockAttrName,
                          kInstructionsPerByteAttrName})
     if (Attribute attr = blocks->getAttr(name))
@@ -103,7 +152,6 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks) {
   mapping.map(blocks.getInductionVars()[0], launch.getBlockIds().x);
   auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                               gpu::AddressSpace::Workgroup);
-  SmallVector<memref::AllocaOp> buffers = getBlockLocalBuffers(blocks);
   for (memref::AllocaOp alloca : buffers) {
     MemRefType type = alloca.getType();
     auto shared = MemRefType::get(type.getShape(), type.getElementType(),
@@ -148,7 +196,16 @@ bool isOnlyRead(Value argument) {
 
 struct LowerToGpuPass
     : public pointwise::impl::LowerToGpuPassBase<LowerToGpuPass> {
+  using LowerToGpuPassBase::LowerToGpuPassBase;
+
   void runOnOperation() override {
+    if (transposeBlocksPerSM < 0) {
+      emitError(getOperation().getLoc())
+          << "pw-lower-to-gpu: transpose-blocks-per-sm must not be negative, "
+             "got "
+          << static_cast<int64_t>(transposeBlocksPerSM);
+      return signalPassFailure();
+    }
     SmallVector<scf::ParallelOp> blockLoops;
     getOperation()->walk([&](scf::ParallelOp loop) {
       if (loop->hasAttr(kStrategyAttrName) &&
@@ -157,7 +214,7 @@ struct LowerToGpuPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : blockLoops)
-      if (failed(convertToLaunch(rewriter, loop)))
+      if (failed(convertToLaunch(rewriter, loop, transposeBlocksPerSM)))
         return signalPassFailure();
 
     // Outlining replaces every gpu.launch by a gpu.launch_func in its

@@ -100,7 +100,9 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(createTilePass(tile));
   // Canonicalization would merge the block and thread loops; it runs once
   // they are a kernel.
-  pm.addPass(createLowerToGpuPass());
+  LowerToGpuPassOptions lower;
+  lower.transposeBlocksPerSM = options.transposeBlocksPerSM;
+  pm.addPass(createLowerToGpuPass(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -122,6 +122,12 @@ struct GpuPipelineOptions
                      "evict_last load policy (pw-hint-global-loads' "
                      "evict-last-min-bytes)"),
       llvm::cl::init(kDefaultHintMinBytes)};
+  Option<int64_t> transposeBlocksPerSM{
+      *this, "transpose-blocks-per-sm",
+      llvm::cl::desc("Resident blocks per multiprocessor of kernels with "
+                     "shared-memory tiles (pw-lower-to-gpu's "
+                     "transpose-blocks-per-sm; 0: no cap)"),
+      llvm::cl::init(kDefaultTransposeBlocksPerSM)};
   Option<double> hintMaxInstructionsPerByte{
       *this, "hint-max-instructions-per-byte",
       llvm::cl::desc("Kernels estimated to compute more instructions per "

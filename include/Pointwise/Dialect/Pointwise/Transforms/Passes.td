@@ -243,8 +243,32 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
     calling convention, NVPTX loads them with `ld.global.nc`. (Exact
     aliasing of an input and an output, the in-place case, stays correct:
     each element is read before the same thread writes it.)
+
+    With `transpose-blocks-per-sm` N > 0, a kernel with block-local buffers
+    (the transpose strategy's tiles) is launched with dynamic shared memory
+    it does not use, so that shared memory lets at most N of its blocks be
+    resident per multiprocessor: the host code calls the runtime's
+    `pwOccupancySharedMemory(static bytes, N)` (declared in the module),
+    which sizes that padding from the current device's shared memory per
+    multiprocessor (PTX can only ask for a minimum of resident blocks).
+    The pass itself defaults to no cap; `pw-gpu-pipeline` and `pw-compile`
+    use 5. On an H100 the 64 x 64 f32 transposes otherwise run 8 blocks of
+    256 threads per multiprocessor; at 5, nchw_plus_nhwc gained 0.4 to 0.7
+    points of copy bandwidth and add_transposed 0.5 to 0.7 in three
+    measurements (6 gave nchw nothing, 4 lost 0.2; `benchmarks/NOTES.md`,
+    tenth and eleventh sessions). Linear kernels have no such buffers and
+    are launched as before.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"transposeBlocksPerSM", "transpose-blocks-per-sm", "int64_t",
+           /*default=*/"0",
+           "Resident blocks per multiprocessor that kernels with "
+           "shared-memory tiles are capped at, through dynamic shared memory "
+           "sized at launch (0: no cap)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def HintGlobalLoadsPass
@@ -258,13 +282,15 @@ def HintGlobalLoadsPass
 
     ```
     createpolicy.fractional.L2::evict_last.b64 policy, 1.0;
-    ld.global[.nc].L1::evict_last.L2::cache_hint[.v4].b32 {...}, [address], policy;
+    ld.global.L1::evict_last.L2::cache_hint[.v4].b32 {...}, [address], policy;
     ```
 
     the loads PyTorch Inductor's Triton kernels issue for inputs it marks
-    `evict_last`. `.nc` (the non-coherent read-only path NVPTX picks for
-    plain loads) is kept for arguments marked `llvm.noalias` and
-    `llvm.readonly`. On an H100 under `triton.testing.do_bench` (a 256 MB
+    `evict_last`. They take the coherent path even for arguments marked
+    `llvm.noalias` and `llvm.readonly`, for which NVPTX makes plain loads
+    `ld.global.nc`: with the hint, `.nc` cost the transpose kernels 0.1 to
+    0.4 points (library A/B, 11 rounds paired) and a hand-written 64 x 64
+    tile 0.4 to 0.9 (`benchmarks/NOTES.md`, eleventh session). On an H100 under `triton.testing.do_bench` (a 256 MB
     `zero_()` before each timed call, which leaves L2 full of dirty lines),
     such loads moved 0.5 to 2 points more of copy bandwidth than plain ones
     on launches reading 128 MiB or more (dense, broadcast, flipped and

@@ -36,6 +36,11 @@ constexpr double kDefaultHintMaxInstructionsPerByte = 7.25;
 /// on an H100: Passes.td, benchmarks/NOTES.md, tenth session).
 constexpr int64_t kDefaultHintMinBytes = int64_t(64) << 20;
 
+/// The default of pw-gpu-pipeline's transpose-blocks-per-sm: kernels with
+/// shared-memory tiles run at most this many blocks per multiprocessor
+/// (measured on an H100: Passes.td, benchmarks/NOTES.md, eleventh session).
+constexpr int64_t kDefaultTransposeBlocksPerSM = 5;
+
 /// Bytes an element of `type` occupies in memory: i1 (and other types
 /// under 8 bits) as a byte, index as 8.
 int64_t getElementByteWidth(mlir::Type type);
