@@ -112,6 +112,7 @@ LoadedDriver *loadDriver() {
   need(api.cuModuleLoadDataEx, {"cuModuleLoadDataEx"});
   need(api.cuModuleUnload, {"cuModuleUnload"});
   need(api.cuModuleGetFunction, {"cuModuleGetFunction"});
+  need(api.cuFuncGetAttribute, {"cuFuncGetAttribute"});
   need(api.cuFuncSetAttribute, {"cuFuncSetAttribute"});
   need(api.cuLaunchKernel, {"cuLaunchKernel"});
   if (!found) {

@@ -9,6 +9,7 @@
 #include "Context.h"
 #include "ErrorState.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -143,13 +144,27 @@ pwStatus pointwise::runtime::launchKernel(CUfunction function,
   const CudaDriver *driver = nullptr;
   if (pwStatus status = ensureContext(caller, driver))
     return status;
-  if (sharedMemoryBytes > kDefaultSharedMemoryLimit)
-    if (pwStatus status = checkCuda(
-            driver->cuFuncSetAttribute(
-                function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                static_cast<int>(sharedMemoryBytes)),
-            caller, "cuFuncSetAttribute"))
-      return status;
+  // Above 48 KiB of shared memory per block, static and dynamic together,
+  // the function must opt in to its dynamic part.
+  if (sharedMemoryBytes > 0) {
+    uint64_t total = sharedMemoryBytes;
+    if (total <= kDefaultSharedMemoryLimit) {
+      int staticBytes = 0;
+      if (pwStatus status = checkCuda(
+              driver->cuFuncGetAttribute(
+                  &staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+              caller, "cuFuncGetAttribute"))
+        return status;
+      total += static_cast<uint64_t>(std::max(staticBytes, 0));
+    }
+    if (total > kDefaultSharedMemoryLimit)
+      if (pwStatus status = checkCuda(
+              driver->cuFuncSetAttribute(
+                  function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  static_cast<int>(sharedMemoryBytes)),
+              caller, "cuFuncSetAttribute"))
+        return status;
+  }
   return checkCuda(
       driver->cuLaunchKernel(
           function, static_cast<unsigned>(grid[0]),

@@ -87,10 +87,13 @@ int32_t pwOccupancySharedMemory(int32_t staticBytes, int32_t blocksPerSM) {
       !getLimits(*driver, device, perSM, perBlock, reserved))
     return 0;
   // Each block holds its shared memory, rounded up to the allocation unit,
-  // plus the reserved bytes: blocksPerSM blocks of at most perSM /
-  // blocksPerSM fit, and one more does not.
-  int64_t share = int64_t(perSM) / blocksPerSM - reserved;
-  share -= share % kAllocationUnit;
+  // plus the reserved bytes. The smallest share that keeps blocksPerSM + 1
+  // blocks from fitting: the driver then configures the least shared
+  // memory (and so the most L1) that holds blocksPerSM of them. (On an
+  // H100 the largest share that still fits blocksPerSM blocks left L1 28
+  // KiB instead of 60, and lost what the cap gained on nchw_plus_nhwc.)
+  int64_t share = int64_t(perSM) / (int64_t(blocksPerSM) + 1) - reserved + 1;
+  share = (share + kAllocationUnit - 1) / kAllocationUnit * kAllocationUnit;
   if (perBlock > 0 && share > perBlock)
     share = perBlock;
   int64_t padding = share - staticBytes;

@@ -137,9 +137,12 @@ PW_RUNTIME_API pwStatus pwLaunchKernel(pwFunction function, unsigned gridX,
  * shared memory with, so that shared memory lets at most `blocksPerSM` of
  * its blocks be resident on a multiprocessor of the current context's device
  * (whose shared memory per multiprocessor, per block and reserved per block
- * are read once per device). 0 when the kernel's own shared memory already
- * allows no more blocks, when an argument is out of range, or when no
- * context can be made current (the launch that follows reports that). */
+ * are read once per device): the least that keeps blocksPerSM + 1 blocks
+ * out, so that the driver leaves L1 as much of the multiprocessor's memory
+ * as it can (launches above 48 KiB of shared memory in all opt in to it).
+ * 0 when the kernel's own shared memory already allows no more blocks, when
+ * an argument is out of range, or when no context can be made current (the
+ * launch that follows reports that). */
 PW_RUNTIME_API int32_t pwOccupancySharedMemory(int32_t staticBytes,
                                                int32_t blocksPerSM);
 

@@ -404,6 +404,15 @@ CUresult cuModuleGetFunction(FakeFunction **function, FakeModule *module,
   return kSuccess;
 }
 
+CUresult cuFuncGetAttribute(int *value, int attribute, FakeFunction *function) {
+  FAKE_INJECT("cuFuncGetAttribute");
+  if (!function || attribute != 1)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  *value = state.staticSharedBytes;
+  return kSuccess;
+}
+
 CUresult cuFuncSetAttribute(FakeFunction *function, int attribute, int value) {
   if (!function || attribute != 8)
     return kInvalidValue;

@@ -56,6 +56,9 @@ struct FakeCudaState {
   int lastOptimizationLevel = -1;
   std::vector<FakeLaunch> launches;
   int sharedMemoryOptIn = 0;
+  /// What cuFuncGetAttribute reports as every function's static shared
+  /// memory.
+  int staticSharedBytes = 0;
   int liveStreams = 0;
   int liveEvents = 0;
   unsigned lastStreamFlags = 0;

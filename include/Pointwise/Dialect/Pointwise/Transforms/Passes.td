@@ -250,14 +250,19 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
     resident per multiprocessor: the host code calls the runtime's
     `pwOccupancySharedMemory(static bytes, N)` (declared in the module),
     which sizes that padding from the current device's shared memory per
-    multiprocessor (PTX can only ask for a minimum of resident blocks).
+    multiprocessor (PTX can only ask for a minimum of resident blocks). It
+    picks the least padding that keeps N + 1 blocks out, so that the driver
+    configures as little shared memory, and as much L1, as N blocks allow.
     The pass itself defaults to no cap; `pw-gpu-pipeline` and `pw-compile`
-    use 5. On an H100 the 64 x 64 f32 transposes otherwise run 8 blocks of
-    256 threads per multiprocessor; at 5, nchw_plus_nhwc gained 0.4 to 0.7
-    points of copy bandwidth and add_transposed 0.5 to 0.7 in three
-    measurements (6 gave nchw nothing, 4 lost 0.2; `benchmarks/NOTES.md`,
-    tenth and eleventh sessions). Linear kernels have no such buffers and
-    are launched as before.
+    use 3. On an H100 the 64 x 64 f32 transposes otherwise run 8 blocks of
+    256 threads per multiprocessor. Against that, 11 rounds paired
+    (`benchmarks/NOTES.md`, eleventh session), in points of copy bandwidth
+    for nchw_plus_nhwc / add_transposed / transpose_copy: 2 blocks -2.1 /
+    -1.9 / -1.2; 3 blocks +1.4 / +1.1 / +0.4; 4 blocks +1.0 / +0.8 to +0.9
+    / 0.0 to +0.3; 5 blocks +0.7 / +0.5 / +0.2; 6 blocks +0.5 / +0.4 /
+    +0.1. The same 5-block cap with the most padding (L1 left 28 KiB
+    instead of 60) gained nchw nothing. Linear kernels have no such
+    buffers and are launched as before.
   }];
   let options = [
     Option<"transposeBlocksPerSM", "transpose-blocks-per-sm", "int64_t",

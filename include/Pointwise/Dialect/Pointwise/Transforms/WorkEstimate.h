@@ -39,7 +39,7 @@ constexpr int64_t kDefaultHintMinBytes = int64_t(64) << 20;
 /// The default of pw-gpu-pipeline's transpose-blocks-per-sm: kernels with
 /// shared-memory tiles run at most this many blocks per multiprocessor
 /// (measured on an H100: Passes.td, benchmarks/NOTES.md, eleventh session).
-constexpr int64_t kDefaultTransposeBlocksPerSM = 5;
+constexpr int64_t kDefaultTransposeBlocksPerSM = 3;
 
 /// Bytes an element of `type` occupies in memory: i1 (and other types
 /// under 8 bits) as a byte, index as 8.
