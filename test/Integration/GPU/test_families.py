@@ -1014,3 +1014,75 @@ def test_large_workloads(name):
         check_close(out, ref, atol=atol, rtol=atol)
     del call, refs, outs
     torch.cuda.empty_cache()
+
+
+# A kernel with a 64 x 65 f32 tile of static shared memory (16640 bytes), as
+# the transpose variants have, that leaves its last word to out[0].
+_TILE_PTX = b"""
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry tile16640(.param .u64 out)
+{
+  .shared .align 4 .b8 tile[16640];
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  mov.u32 %r1, %tid.x;
+  st.shared.u32 [tile+16636], %r1;
+  bar.sync 0;
+  ld.shared.u32 %r2, [tile+16636];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r2;
+  ret;
+}
+"""
+
+
+def test_occupancy_padding_caps_resident_blocks():
+    """pwOccupancySharedMemory (the transposes' cap) against the driver's
+    own occupancy calculator: with the padding, exactly N blocks of 256
+    threads fit per multiprocessor, with 128 bytes less, more do; a launch
+    with the padding, above 48 KiB in all, runs."""
+    import ctypes
+    rt = pw.load_runtime()
+    lib = rt.lib
+    lib.pwOccupancySharedMemory.restype = ctypes.c_int32
+    lib.pwOccupancySharedMemory.argtypes = [ctypes.c_int32, ctypes.c_int32]
+    module, function = ctypes.c_void_p(), ctypes.c_void_p()
+    rt.check(lib.pwModuleLoad(ctypes.byref(module), _TILE_PTX,
+                              ctypes.c_size_t(len(_TILE_PTX))))
+    rt.check(lib.pwModuleGetFunction(ctypes.byref(function), module,
+                                     b"tile16640"))
+    cuda = ctypes.CDLL("libcuda.so.1")
+    # Let the occupancy calculator consider any padding a block may have.
+    assert cuda.cuFuncSetAttribute(function, 8, 200 * 1024) == 0
+
+    def resident(padding):
+        count = ctypes.c_int()
+        assert cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            ctypes.byref(count), function, 256, ctypes.c_size_t(padding)) == 0
+        return count.value
+
+    assert resident(0) == 8  # threads allow 8 blocks of 256
+    for blocks in range(1, 8):
+        padding = lib.pwOccupancySharedMemory(16640, blocks)
+        assert padding > 0, blocks
+        assert resident(padding) == blocks, (blocks, padding)
+        assert resident(padding - 128) > blocks, (blocks, padding)
+    assert lib.pwOccupancySharedMemory(16640, 0) == 0
+
+    out = torch.zeros(1, dtype=torch.int32, device=DEV)
+    padding = lib.pwOccupancySharedMemory(16640, 3)
+    assert padding + 16640 > 48 * 1024
+    pointer = ctypes.c_void_p(out.data_ptr())
+    params = (ctypes.c_void_p * 1)(ctypes.cast(ctypes.byref(pointer),
+                                               ctypes.c_void_p))
+    assert cuda.cuFuncSetAttribute(function, 8, 0) == 0  # the runtime opts in
+    torch.cuda.synchronize()
+    rt.check(lib.pwLaunchKernel(function, 1, 1, 1, 256, 1, 1, padding,
+                                ctypes.c_void_p(torch.cuda.current_stream()
+                                                .cuda_stream), params))
+    torch.cuda.synchronize()
+    assert 0 <= out.item() < 256
+    rt.check(lib.pwModuleUnload(module))
