@@ -56,6 +56,8 @@ PWC_API const char *pwcGetLastError(void);
  *   transpose=1|0          build shared-memory transpose variants
  *   block-size=N unroll=N tile-edge=N opt-level=N
  *                          (unroll=0, the default: decided per map)
+ *   transpose-blocks-per-sm=N  resident blocks per multiprocessor of the
+ *                          transpose variants (default 3; 0: no cap)
  * Unknown keys and bad values are errors. */
 PWC_API pwStatus pwcCompile(const char *source, size_t length,
                             const char *options, pwcLibrary **library);

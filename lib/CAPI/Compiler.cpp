@@ -129,6 +129,13 @@ pwStatus parseOptions(const char *text, FamilyOptions &options) {
       if (pwStatus status = needNumber())
         return status;
       options.tileEdge = number;
+    } else if (key == "transpose-blocks-per-sm") {
+      if (!parseInteger(value, number) || number < 0)
+        return fail(PW_ERROR_INVALID_VALUE,
+                    "option transpose-blocks-per-sm needs a non-negative "
+                    "integer (0: no cap), got '" +
+                        value + "'");
+      options.transposeBlocksPerSM = number;
     } else if (key == "opt-level") {
       if (!parseInteger(value, number) || number < 0 || number > 3)
         return fail(PW_ERROR_INVALID_VALUE,
@@ -139,7 +146,7 @@ pwStatus parseOptions(const char *text, FamilyOptions &options) {
                   "unknown option '" + key +
                       "' (expected target, chip, format, cuda-path, "
                       "index-bitwidths, transpose, block-size, unroll, "
-                      "tile-edge or opt-level)");
+                      "tile-edge, transpose-blocks-per-sm or opt-level)");
     }
   }
   return PW_SUCCESS;

@@ -5,6 +5,16 @@
 // RUN: FileCheck %s < %t.ll
 // RUN: pw-compile %s -o %t.o --quiet --index-bitwidths=64
 // RUN: nm %t.o | FileCheck %s --check-prefix=SYMBOLS
+// RUN: pw-compile %s -o %t-nocap.ll --quiet --index-bitwidths=64 --transpose-blocks-per-sm=0
+// RUN: FileCheck %s --check-prefix=NOCAP < %t-nocap.ll
+// RUN: not pw-compile %s -o %t-bad.ll --quiet --transpose-blocks-per-sm=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+
+// The transpose variant's launch asks the runtime for the shared memory that
+// caps it at 3 resident blocks per SM (--transpose-blocks-per-sm, default 3);
+// with 0, no variant asks.
+// CHECK-DAG: call i32 @pwOccupancySharedMemory(i32 {{[1-9][0-9]*}}, i32 3)
+// NOCAP-NOT: pwOccupancySharedMemory
+// NEGATIVE: transpose-blocks-per-sm must not be negative, got -1
 
 // The table: name, 4 arguments, 1 output, 3 inputs, 3 variants (64-bit
 // indices only).

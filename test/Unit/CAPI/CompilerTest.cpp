@@ -151,6 +151,12 @@ TEST(CompilerCAPI, CudaFamilyTable) {
     transposes += family->variants[i].strategy == PW_STRATEGY_TRANSPOSE;
   EXPECT_EQ(transposes, 4);
   pwcDestroy(library);
+
+  // The transposes' cap is an option of the compile (no cap here).
+  library = compile(
+      kAxpy, "target=cuda chip=sm_90 format=isa transpose-blocks-per-sm=0");
+  ASSERT_TRUE(library);
+  pwcDestroy(library);
 }
 
 TEST(CompilerCAPI, DiagnosticsComeBackAsMessages) {
@@ -177,7 +183,8 @@ TEST(CompilerCAPI, BadOptions) {
   std::string source = kAxpy;
   for (const char *options :
        {"target=tpu", "format=elf", "index-bitwidths=16", "transpose=yes",
-        "block-size=-3", "unroll=-1", "opt-level=7", "color=blue", "target"}) {
+        "block-size=-3", "unroll=-1", "opt-level=7", "color=blue", "target",
+        "transpose-blocks-per-sm=-1", "transpose-blocks-per-sm=many"}) {
     EXPECT_EQ(pwcCompile(source.data(), source.size(), options, &library),
               PW_ERROR_INVALID_VALUE)
         << options;
