@@ -5,8 +5,8 @@ and the caches of what it compiles.
 whose ``family(name)`` is the address of a ``pwFamily`` table for
 ``pwFamilyLaunch``. Compiled libraries are cached in memory (per process) and
 on disk: ``$POINTWISE_CACHE_DIR``, by default ``$XDG_CACHE_HOME/pointwise``
-or ``~/.cache/pointwise``, one file per (compiler version, options, MLIR
-text), written atomically (temporary file and rename) under an advisory lock,
+or ``~/.cache/pointwise``, one file per (compiler build: version, library
+size and modification time; options; MLIR text), written atomically (temporary file and rename) under an advisory lock,
 so threads and processes compiling the same thing compile it once and never
 see a partial file. A cache file that cannot be loaded (another compiler
 version, damage) is compiled again and replaced.
@@ -57,6 +57,13 @@ class _Compiler:
         lib.pwcDestroy.restype = None
         lib.pwcDestroy.argtypes = [c_void_p]
         self.version = lib.pwcGetVersion().decode()
+        # What the disk cache's keys name the compiler by: the version
+        # string does not change between builds, but code generation (and
+        # the runtime functions compiled code calls) may, so the library
+        # file's size and modification time join it.
+        stat = os.stat(path)
+        self.identity = "%s; %d bytes, mtime %d ns" % (
+            self.version, stat.st_size, stat.st_mtime_ns)
 
     def last_error(self):
         message = self.lib.pwcGetLastError()
@@ -172,7 +179,7 @@ def compile_families(source, options, label):
     the compiler. `label` names the work in the progress line."""
     compiler = load_compiler()
     key = hashlib.sha256(
-        ("%s\0%s\0%s" % (compiler.version, options, source)).encode()).hexdigest()
+        ("%s\0%s\0%s" % (compiler.identity, options, source)).encode()).hexdigest()
     with _memory_lock:
         library = _memory.get(key)
         if library is not None:

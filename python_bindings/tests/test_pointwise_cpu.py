@@ -355,6 +355,28 @@ def test_disk_cache_is_used_by_a_new_process(tmp_path):
     assert third.stdout.strip() == "['compiled']"
 
 
+def test_disk_cache_follows_the_compiler_build(tmp_path, monkeypatch):
+    """Another build of the compiler (same version string) does not reuse
+    what the previous one cached: its code generation may differ."""
+    monkeypatch.setenv("POINTWISE_CACHE_DIR", str(tmp_path))
+    compiler = _compiler.load_compiler()
+    assert compiler.version in compiler.identity
+
+    def origins():
+        def halve(x):
+            return x / 2
+        fn = pw.pointwise(promotion_methods=[(0, "INT_TO_FLOAT")])(halve)
+        _compiler.clear_memory_cache()
+        np.testing.assert_allclose(fn(np.arange(4.0)), np.arange(4.0) / 2)
+        return sorted({l.origin for l in _compiler._memory.values()})
+
+    assert origins() == ["compiled"]
+    assert origins() == ["disk"]
+    monkeypatch.setattr(compiler, "identity", compiler.identity + " rebuilt")
+    assert origins() == ["compiled"]
+    assert len([f for f in os.listdir(tmp_path) if f.endswith(".pwlib")]) == 2
+
+
 def test_progress_line(capfd, monkeypatch):
     monkeypatch.setenv("POINTWISE_PROGRESS", "1")
     monkeypatch.setenv("POINTWISE_CACHE_DIR", "")  # compile for sure
