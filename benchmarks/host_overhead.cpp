@@ -253,7 +253,27 @@ int main(int argc, char **argv) {
   pwSetStream(nullptr);
   check(pwStreamSynchronize(stream), "pwStreamSynchronize");
   check(pwStreamDestroy(stream), "pwStreamDestroy");
+
+  // The first measurements again, last: how much the host's state moves
+  // them within one process (the family against the driver's empty kernel,
+  // and the synchronized run of the first line).
+  burst("burst-family-again", [&] {
+    if (int32_t s = add_f32(&dx, &dy, &dout))
+      check(static_cast<pwStatus>(s), "add_f32");
+  });
+  burst("burst-driver-empty-kernel-again", [&] {
+    check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
+          "pwLaunchKernel");
+  });
   check(pwModuleUnload(module), "pwModuleUnload");
+  t0 = now();
+  for (long i = 0; i < calls; ++i)
+    if (int32_t s = add_f32(&dx, &dy, &dout))
+      check(static_cast<pwStatus>(s), "add_f32");
+  check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+  t1 = now();
+  std::printf("launch-again: %.3f us/call (the first line's calls, last)\n",
+              (t1 - t0) / calls * 1e6);
 
   // Empty operands: the whole dispatch, no launch.
   Descriptor4 ex = vector(x, 0), ey = vector(y, 0), eout = vector(out, 0);
