@@ -83,6 +83,14 @@ pwStatus parseOptions(const char *text, FamilyOptions &options) {
                         value + "'");
       return PW_SUCCESS;
     };
+    // A count where 0 means something (`zero`: what).
+    auto needCount = [&](const char *zero) -> pwStatus {
+      if (!parseInteger(value, number) || number < 0)
+        return fail(PW_ERROR_INVALID_VALUE,
+                    "option " + key + " needs a non-negative integer (0: " +
+                        zero + "), got '" + value + "'");
+      return PW_SUCCESS;
+    };
     if (key == "target") {
       if (value != "cuda" && value != "cpu")
         return fail(PW_ERROR_INVALID_VALUE,
@@ -119,22 +127,16 @@ pwStatus parseOptions(const char *text, FamilyOptions &options) {
         return status;
       options.blockSize = number;
     } else if (key == "unroll") {
-      if (!parseInteger(value, number) || number < 0)
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "option unroll needs a non-negative integer (0: decided "
-                    "per map), got '" +
-                        value + "'");
+      if (pwStatus status = needCount("decided per map"))
+        return status;
       options.unroll = number;
     } else if (key == "tile-edge") {
       if (pwStatus status = needNumber())
         return status;
       options.tileEdge = number;
     } else if (key == "transpose-blocks-per-sm") {
-      if (!parseInteger(value, number) || number < 0)
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "option transpose-blocks-per-sm needs a non-negative "
-                    "integer (0: no cap), got '" +
-                        value + "'");
+      if (pwStatus status = needCount("no cap"))
+        return status;
       options.transposeBlocksPerSM = number;
     } else if (key == "opt-level") {
       if (!parseInteger(value, number) || number < 0 || number > 3)
