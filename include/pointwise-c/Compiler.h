@@ -54,8 +54,9 @@ PWC_API const char *pwcGetLastError(void);
  *   cuda-path=DIR          CUDA toolkit for bin/fatbin (ptxas)
  *   index-bitwidths=32,64  index variants to build
  *   transpose=1|0          build shared-memory transpose variants
- *   block-size=N unroll=N tile-edge=N opt-level=N
- *                          (unroll=0, the default: decided per map)
+ *   block-size=N vector-bytes=N unroll=N tile-edge=N opt-level=N
+ *                          (block-size, vector-bytes and unroll 0, the
+ *                          defaults: decided per map)
  *   transpose-blocks-per-sm=N  resident blocks per multiprocessor of the
  *                          transpose variants (default 3; 0: no cap)
  * Unknown keys and bad values are errors. */

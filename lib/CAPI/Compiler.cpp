@@ -123,9 +123,13 @@ pwStatus parseOptions(const char *text, FamilyOptions &options) {
                     "transpose must be 0 or 1, got '" + value + "'");
       options.transposeVariants = value == "1";
     } else if (key == "block-size") {
-      if (pwStatus status = needNumber())
+      if (pwStatus status = needCount("decided per map"))
         return status;
       options.blockSize = number;
+    } else if (key == "vector-bytes") {
+      if (pwStatus status = needCount("decided per map"))
+        return status;
+      options.vectorBytes = number;
     } else if (key == "unroll") {
       if (pwStatus status = needCount("decided per map"))
         return status;
@@ -147,8 +151,9 @@ pwStatus parseOptions(const char *text, FamilyOptions &options) {
       return fail(PW_ERROR_INVALID_VALUE,
                   "unknown option '" + key +
                       "' (expected target, chip, format, cuda-path, "
-                      "index-bitwidths, transpose, block-size, unroll, "
-                      "tile-edge, transpose-blocks-per-sm or opt-level)");
+                      "index-bitwidths, transpose, block-size, "
+                      "vector-bytes, unroll, tile-edge, "
+                      "transpose-blocks-per-sm or opt-level)");
     }
   }
   return PW_SUCCESS;

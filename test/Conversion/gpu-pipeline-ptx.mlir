@@ -5,36 +5,37 @@
 // RUN: pw-opt %s --split-input-file --pw-gpu-pipeline="format=isa hint-min-bytes=0" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=ALWAYS
 // REQUIRES: ptxas
 
-// Contiguous f32: 16-byte vector loads with an L2 cache policy
-// (pw-hint-global-loads: evict_last when the launch reads at least 64 MiB,
-// by its grid size, evict_normal below) and 16-byte stores, one of each per
-// thread and operand (two memref inputs stream), both loads before any
-// compute.
+// Contiguous f32 at rank 1: 8-byte vector loads (pw-tile's choice for rank
+// 1 and 4-byte elements) with an L2 cache policy (pw-hint-global-loads:
+// evict_last when the launch reads at least 64 MiB, by its grid size,
+// evict_normal below) and 8-byte stores, one of each per thread and operand
+// (two memref inputs stream), both loads before any compute, in blocks of
+// 256 threads.
 // CHECK-LABEL: .visible .entry add_contiguous_f32_kernel(
 // CHECK: createpolicy.fractional.L2::evict_last.b64 [[LAST:%rd[0-9]+]], 1.0;
 // CHECK: %nctaid.x
 // CHECK: createpolicy.fractional.L2::evict_normal.b64 [[NORMAL:%rd[0-9]+]], 1.0;
 // CHECK: selp.b64 [[POLICY:%rd[0-9]+]], [[LAST]], [[NORMAL]], %p{{[0-9]+}};
-// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
-// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[POLICY]];
-// CHECK-NOT: ld.global.{{.*}}v4
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.b64 {{.*}}, [[POLICY]];
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.b64 {{.*}}, [[POLICY]];
+// CHECK-NOT: ld.global.{{.*}}{{v2|v4|b64}}
 // With hint-min-bytes=0 every launch is large enough: evict_last only.
 // ALWAYS-LABEL: .visible .entry add_contiguous_f32_kernel(
 // ALWAYS-NOT: evict_normal
 // ALWAYS: createpolicy.fractional.L2::evict_last.b64 [[LAST:%rd[0-9]+]], 1.0;
 // ALWAYS-NOT: evict_normal
-// ALWAYS: ld.global.L1::evict_last.L2::cache_hint.v4.b32 {{.*}}, [[LAST]];
+// ALWAYS: ld.global.L1::evict_last.L2::cache_hint.b64 {{.*}}, [[LAST]];
 // ALWAYS-NOT: evict_normal
-// ALWAYS: st.global.v4
+// ALWAYS: st.global.v2
 // With load-policy=none, plain loads through the non-coherent path.
 // PLAIN-LABEL: .visible .entry add_contiguous_f32_kernel(
 // PLAIN-NOT: cache_hint
-// PLAIN: ld.global.nc.v4.{{b32|f32}}
-// PLAIN: ld.global.nc.v4.{{b32|f32}}
+// PLAIN: ld.global.nc.v2.{{b32|f32}}
+// PLAIN: ld.global.nc.v2.{{b32|f32}}
 // PLAIN-NOT: cache_hint
 // CHECK: add.rn.f32
-// CHECK: st.global.v4.{{b32|f32}}
-// CHECK-NOT: st.global.v4
+// CHECK: st.global.v2.{{b32|f32}}
+// CHECK-NOT: st.global.v2
 func.func @add_contiguous_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
   pointwise.map ins(%a, %b : memref<?xf32>, memref<?xf32>) outs(%c : memref<?xf32>) {
   ^bb0(%x: f32, %y: f32):
@@ -91,9 +92,9 @@ func.func @add_strided_slice_small(%a: memref<64x32xf32>, %b: memref<64x32xf32, 
 
 // Two outputs and a scalar operand of higher precision than the storage.
 // CHECK-LABEL: .visible .entry polar_kernel(
-// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
-// CHECK: st.global.v4.b32
-// CHECK: st.global.v4.b32
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.b64
+// CHECK: st.global.v2.b32
+// CHECK: st.global.v2.b32
 func.func @polar(%r: memref<?xf32>, %t: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) {
   pointwise.map ins(%r, %t : memref<?xf32>, memref<?xf32>) outs(%x, %y : memref<?xf32>, memref<?xf32>) {
   ^bb0(%rr: f32, %th: f32):

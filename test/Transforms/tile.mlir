@@ -3,23 +3,25 @@
 // RUN: pw-opt %s --split-input-file --pw-canonicalize-broadcast --pw-coalesce-dims --pw-tile | FileCheck %s
 
 // Contiguous operands: linear, with a host-side test for the vector path,
-// 16-byte aligned vector accesses of 4 f32 (2 per thread for one memref
+// 8-byte aligned vector accesses of 2 f32 in blocks of 256 threads (rank 1,
+// 4-byte elements: tile-linear-shape.mlir; 2 per thread for one memref
 // input: tile-unroll.mlir), and a scalar path. The block loop records the
 // bytes of input a block reads, for pw-hint-global-loads.
 // CHECK-LABEL: func @contiguous_is_linear
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1099511627776], strides: [1]
 // CHECK: memref.extract_aligned_pointer_as_index
 // CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
-// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK: %[[THREADS:.*]] = arith.constant 256 : index
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[THREADS]]) step (%{{.*}}) {
 // CHECK: scf.if
 // CHECK: scf.if
-// CHECK-COUNT-2: vector.load %{{.*}} {alignment = 16 : i64} : memref<1099511627776xf32>, vector<4xf32>
+// CHECK-COUNT-2: vector.load %{{.*}} {alignment = 8 : i64} : memref<1099511627776xf32>, vector<2xf32>
 // CHECK-NOT: vector.load
-// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<1099511627776xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<1099511627776xf32>, vector<2xf32>
 // CHECK: } else {
 // CHECK: memref.load
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
-// A block reads 128 threads x 2 vectors x 16 bytes of input; an element
+// A block reads 256 threads x 2 vectors x 8 bytes of input; an element
 // costs (negf + 2 x 2 for the accesses) / 8 bytes = 0.625 instructions
 // per byte (tile-work-estimate.mlir).
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>], pointwise.input_bytes_per_block = 4096 : i64, pointwise.instructions_per_byte = 6.250000e-01 : f64, pointwise.strategy = "linear"}

@@ -90,14 +90,16 @@ llvm::cl::opt<bool>
                 llvm::cl::desc("Build no transpose (shared-memory tile) "
                                "variants"),
                 llvm::cl::cat(compileOptions));
-llvm::cl::opt<int64_t> blockSize("block-size",
-                                 llvm::cl::desc("Threads per block"),
-                                 llvm::cl::init(128),
-                                 llvm::cl::cat(compileOptions));
+llvm::cl::opt<int64_t>
+    blockSize("block-size",
+              llvm::cl::desc("Threads per block of the linear and general "
+                             "variants (0: decided per map)"),
+              llvm::cl::init(0), llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t> vectorBytes(
     "vector-bytes",
-    llvm::cl::desc("Bytes per vector access of the linear variants"),
-    llvm::cl::init(16), llvm::cl::cat(compileOptions));
+    llvm::cl::desc("Bytes per vector access of the linear variants (0: "
+                   "decided per map)"),
+    llvm::cl::init(0), llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string> loadPolicy(
     "load-policy",
     llvm::cl::desc("Cache policy of the kernels' global loads: evict-last, "

@@ -50,9 +50,9 @@ struct FamilyOptions {
   std::string format = "fatbin";
   std::string cudaPath;
   int optLevel = 3;
-  int64_t blockSize = 128;
-  int64_t vectorBytes = 16;
-  int64_t unroll = 0; // 0: pw-tile decides per map
+  int64_t blockSize = 0;   // 0: pw-tile decides per map
+  int64_t vectorBytes = 0; // 0: pw-tile decides per map
+  int64_t unroll = 0;      // 0: pw-tile decides per map
   int64_t tileEdge = 64;
   /// Cache policy of the kernels' global loads (pw-hint-global-loads):
   /// "evict-last", "l1-evict-last", "l2-evict-last" or "none".

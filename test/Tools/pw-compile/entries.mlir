@@ -60,6 +60,16 @@ func.func @scale(%x: memref<?x8xf32, strided<[?, ?], offset: ?>>, %s: f32,
 // ONLY-NOT: other
 // ONLY: T scale
 // ONLY-NOT: other
+
+// `other` (rank 1, 4-byte elements) launches blocks of 256 threads by
+// default (pw-tile's choice, 8-byte vectors); --block-size and
+// --vector-bytes override it.
+// RUN: pw-compile %s -o %t.other.ll --quiet --index-bitwidths=64 --function=other
+// RUN: FileCheck %s --check-prefix=AUTO-SHAPE < %t.other.ll
+// RUN: pw-compile %s -o %t.other128.ll --quiet --index-bitwidths=64 --function=other --block-size=128 --vector-bytes=16
+// RUN: FileCheck %s --check-prefix=FIXED-SHAPE < %t.other128.ll
+// AUTO-SHAPE: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 256, i64 1, i64 1,
+// FIXED-SHAPE: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 128, i64 1, i64 1,
 func.func @other(%x: memref<?xf32>, %y: memref<?xf32>) {
   pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
   ^bb0(%a: f32):

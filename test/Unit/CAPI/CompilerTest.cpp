@@ -157,6 +157,17 @@ TEST(CompilerCAPI, CudaFamilyTable) {
       kAxpy, "target=cuda chip=sm_90 format=isa transpose-blocks-per-sm=0");
   ASSERT_TRUE(library);
   pwcDestroy(library);
+
+  // Block size and vector bytes: explicit, or 0 to let pw-tile decide.
+  for (const char *shape :
+       {"block-size=128 vector-bytes=16", "block-size=0 vector-bytes=0"}) {
+    library = compile(
+        kAxpy,
+        (std::string("target=cuda chip=sm_90 format=isa ") + shape).c_str());
+    ASSERT_TRUE(library) << shape;
+    EXPECT_TRUE(pwcGetFamily(library, "axpy")) << shape;
+    pwcDestroy(library);
+  }
 }
 
 TEST(CompilerCAPI, DiagnosticsComeBackAsMessages) {
@@ -184,7 +195,8 @@ TEST(CompilerCAPI, BadOptions) {
   for (const char *options :
        {"target=tpu", "format=elf", "index-bitwidths=16", "transpose=yes",
         "block-size=-3", "unroll=-1", "opt-level=7", "color=blue", "target",
-        "transpose-blocks-per-sm=-1", "transpose-blocks-per-sm=many"}) {
+        "transpose-blocks-per-sm=-1", "transpose-blocks-per-sm=many",
+        "vector-bytes=-2", "vector-bytes=wide", "block-size=some"}) {
     EXPECT_EQ(pwcCompile(source.data(), source.size(), options, &library),
               PW_ERROR_INVALID_VALUE)
         << options;

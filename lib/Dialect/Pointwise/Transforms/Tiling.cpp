@@ -1200,6 +1200,30 @@ int64_t chooseUnroll(MapOp map, Strategy strategy) {
   return llvm::count_if(map.getInputs(), isMemRef) >= 2 ? 1 : 2;
 }
 
+/// Threads per block and bytes per vector access of the linear strategy,
+/// for option values 0. Measured on an H100 (benchmarks/NOTES.md, twelfth
+/// session): rank-1 maps whose memref operands all have 4-byte elements run
+/// 0.3 to 1.1 points of copy bandwidth faster with 8-byte vectors in blocks
+/// of 256 threads (dense, flipped and strided streams); at rank 2 and more
+/// (per-chunk index arithmetic, broadcast operands) and with 2-byte or mixed
+/// element sizes the same shape loses 0.6 to 9 points, so those keep 16-byte
+/// vectors in blocks of 128 threads. The general strategy uses 128 threads.
+struct LinearShape {
+  int64_t blockSize;
+  int64_t vectorBytes;
+};
+
+LinearShape chooseLinearShape(MapOp map, Strategy strategy) {
+  constexpr LinearShape kDefault{128, 16};
+  if (strategy != Strategy::Linear || map.getIterationShape().size() != 1)
+    return kDefault;
+  for (Value operand : llvm::concat<Value>(map.getInputs(), map.getOutputs()))
+    if (auto type = dyn_cast<MemRefType>(operand.getType());
+        type && getElementByteWidth(type.getElementType()) != 4)
+      return kDefault;
+  return {256, 8};
+}
+
 /// The nearest enclosing overrides of `strategy` and `indexBitwidth`,
 /// checked like the options.
 LogicalResult applyOverrides(MapOp map, std::string &strategy,
@@ -1259,8 +1283,9 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
                      << tileEdge.getValue();
       return signalPassFailure();
     }
-    if (blockSize <= 0 || vectorBytes <= 0) {
-      emitError(loc, "pw-tile: block-size and vector-bytes must be positive");
+    if (blockSize < 0 || vectorBytes < 0) {
+      emitError(loc, "pw-tile: block-size and vector-bytes must be positive, "
+                     "or 0 to decide per map");
       return signalPassFailure();
     }
     if (unroll < 0) {
@@ -1295,7 +1320,12 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
                                   : Type(rewriter.getIndexType());
       rewriter.setInsertionPoint(map);
       KernelEmitter emitter(rewriter, map, indexType);
-      if (failed(emitter.prepare(chosen, vectorBytes)))
+      LinearShape shape = chooseLinearShape(map, chosen);
+      if (blockSize)
+        shape.blockSize = blockSize;
+      if (vectorBytes)
+        shape.vectorBytes = vectorBytes;
+      if (failed(emitter.prepare(chosen, shape.vectorBytes)))
         return signalPassFailure();
       // At most 16 elements in flight per thread: wider vectors (f16, i8)
       // take fewer steps, which keeps the registers of the body in check.
@@ -1308,7 +1338,7 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
         emitter.emitTranspose(transposedDim,
                               fitTileEdge(map, transposedDim, tileEdge));
       } else
-        emitter.emit(chosen, blockSize,
+        emitter.emit(chosen, shape.blockSize,
                      chosen == Strategy::Linear ? steps : requested);
       rewriter.eraseOp(map);
     }

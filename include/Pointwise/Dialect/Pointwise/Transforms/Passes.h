@@ -94,13 +94,16 @@ struct GpuPipelineOptions
       llvm::cl::desc("Bits of kernel index arithmetic: 32, 64, or 0 to "
                      "decide from the static layout"),
       llvm::cl::init(0)};
-  Option<int64_t> blockSize{*this, "block-size",
-                            llvm::cl::desc("Threads per block"),
-                            llvm::cl::init(128)};
+  Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of the linear and general "
+                     "strategies, or 0 to decide per map (pw-tile)"),
+      llvm::cl::init(0)};
   Option<int64_t> vectorBytes{
       *this, "vector-bytes",
-      llvm::cl::desc("Bytes per vector access of the linear strategy"),
-      llvm::cl::init(16)};
+      llvm::cl::desc("Bytes per vector access of the linear strategy, or 0 "
+                     "to decide per map (pw-tile)"),
+      llvm::cl::init(0)};
   Option<int64_t> unroll{
       *this, "unroll",
       llvm::cl::desc("Independent accesses per thread and operand, or 0 to "

@@ -200,10 +200,14 @@ def TilePass : Pass<"pw-tile"> {
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
            "Strategy to use: auto, linear, transpose or general">,
-    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
-           "Threads per block">,
-    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
-           "Bytes per vector access of the linear strategy">,
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
+           "Threads per block of the linear and general strategies, or 0 "
+           "(auto) to decide per map: 256 for linear maps of rank 1 whose "
+           "memref operands all have 4-byte elements, 128 otherwise">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"0",
+           "Bytes per vector access of the linear strategy, or 0 (auto) to "
+           "decide per map: 8 for linear maps of rank 1 whose memref "
+           "operands all have 4-byte elements, 16 otherwise">,
     Option<"unroll", "unroll", "int64_t", /*default=*/"0",
            "Independent accesses per thread and operand, or 0 (auto) to "
            "decide per map: for the linear strategy 1 vector when the map "
