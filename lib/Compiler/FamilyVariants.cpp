@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -211,8 +212,12 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
     int64_t maxRank = std::max<int64_t>(1, outputType.getRank());
     // Host loops index with 64 bits and need no tiles: one variant per rank.
     bool cpu = options.target == "cpu";
-    std::vector<unsigned> bitwidths =
-        cpu ? std::vector<unsigned>{64} : options.indexBitwidths;
+    // Each bitwidth once, in the order given (`32,32` builds one).
+    std::vector<unsigned> bitwidths;
+    for (unsigned bits :
+         cpu ? std::vector<unsigned>{64} : options.indexBitwidths)
+      if (!llvm::is_contained(bitwidths, bits))
+        bitwidths.push_back(bits);
     for (int64_t rank = 1; rank <= maxRank; ++rank) {
       for (unsigned bits : bitwidths) {
         FamilyVariant linear;
@@ -249,13 +254,27 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
   return families;
 }
 
+/// Runs `pm` on `module`, failing also when a pass reported an error but
+/// succeeded (upstream's gpu-module-to-binary does so when the toolkit lacks
+/// libdevice), so that no broken binary is written.
+static LogicalResult runReportingErrors(PassManager &pm, ModuleOp module) {
+  bool reportedError = false;
+  ScopedDiagnosticHandler watch(module.getContext(), [&](Diagnostic &d) {
+    reportedError |= d.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // Not handled: the caller's handler prints it.
+  });
+  if (failed(pm.run(module)))
+    return failure();
+  return failure(reportedError);
+}
+
 LogicalResult pointwise::lowerFamilies(ModuleOp module,
                                        const FamilyOptions &options) {
   PassManager pm(module.getContext());
   if (options.target == "cpu") {
     CpuPipelineOptions pipeline;
     buildCpuPipeline(pm, pipeline);
-    return pm.run(module);
+    return runReportingErrors(pm, module);
   }
   GpuPipelineOptions pipeline;
   pipeline.chip = options.chip;
@@ -272,5 +291,5 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.transposeBlocksPerSM = options.transposeBlocksPerSM;
   pipeline.launchOnCurrentStream = true;
   buildGpuPipeline(pm, pipeline);
-  return pm.run(module);
+  return runReportingErrors(pm, module);
 }

@@ -6,6 +6,9 @@
 // RUN: FileCheck %s < %t.mlir
 // RUN: pw-compile %s -o %t.few.mlir --quiet --no-transpose --index-bitwidths=64
 // RUN: FileCheck %s --check-prefix=FEW < %t.few.mlir
+// A bitwidth given twice builds its variants once.
+// RUN: pw-compile %s -o %t.dup.mlir --quiet --no-transpose --index-bitwidths=32,32
+// RUN: FileCheck %s --check-prefix=DUP < %t.dup.mlir
 
 // CHECK-NOT: func.func @axpy(
 // CHECK-LABEL: func.func @axpy__r1_i32_linear(
@@ -28,6 +31,9 @@
 
 // FEW-COUNT-2: func.func @axpy__r{{[12]}}_i64_linear(
 // FEW-NOT: func.func
+
+// DUP-COUNT-2: func.func @axpy__r{{[12]}}_i32_linear(
+// DUP-NOT: func.func
 
 // A row vector b broadcast over a 2-D a: all variants take b at rank 2 (the
 // runtime passes it with a stride-0 dim).

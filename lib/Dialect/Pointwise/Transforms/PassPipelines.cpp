@@ -21,9 +21,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <string>
 
 using namespace mlir;
 
@@ -64,19 +69,103 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// The PTX ISA version each architecture needs at least (PTX ISA release
-/// notes); LLVM's NVPTX backend emits what the features ask for.
-static std::string getDefaultFeatures(llvm::StringRef chip) {
+/// The PTX ISA version (times 10) that `chip` needs at least, or 0 for a
+/// chip pointwise does not compile for: sm_80 and newer, as LLVM's NVPTX
+/// backend names them (PTX ISA release notes). The kernels' L2 cache
+/// policies (`createpolicy`) need sm_80 and PTX 7.4; sm_90 keeps PTX 8.0.
+static unsigned getMinimumPtxVersion(llvm::StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return 0;
+  llvm::StringRef digits = chip.take_while(llvm::isDigit);
+  llvm::StringRef suffix = chip.drop_front(digits.size());
   unsigned version = 0;
-  chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, version);
-  if (version >= 100)
-    return "+ptx86";
-  if (version >= 90)
-    return "+ptx80";
-  if (version >= 89)
-    return "+ptx78";
-  return "+ptx70";
+  if (digits.empty() || digits.getAsInteger(10, version) ||
+      (suffix != "" && suffix != "a" && suffix != "f"))
+    return 0;
+  // Architecture-specific targets (sm_90a ...) exist from sm_90 on,
+  // family-specific ones (sm_100f ...) from sm_100 on, with PTX 8.8.
+  if ((suffix == "a" && version < 90) || (suffix == "f" && version < 100))
+    return 0;
+  unsigned base = 0;
+  switch (version) {
+  case 80:
+  case 86:
+  case 87:
+    base = 74;
+    break;
+  case 89:
+    base = 78;
+    break;
+  case 90:
+    base = 80;
+    break;
+  case 100:
+    base = 86;
+    break;
+  case 120:
+    base = 87;
+    break;
+  case 103:
+  case 121:
+    base = 88;
+    break;
+  case 110:
+    base = 90;
+    break;
+  default:
+    return 0;
+  }
+  return suffix == "f" ? std::max(base, 88u) : base;
 }
+
+static std::string getDefaultFeatures(llvm::StringRef chip) {
+  return "+ptx" + std::to_string(getMinimumPtxVersion(chip));
+}
+
+std::string
+pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
+  llvm::StringRef chip = options.chip;
+  if (!getMinimumPtxVersion(chip))
+    return "pw-gpu-pipeline: unsupported chip '" + chip.str() +
+           "'; expected sm_80, sm_86, sm_87, sm_89, sm_90[a], sm_100[a|f], "
+           "sm_103[a|f], sm_110[a|f], sm_120[a|f] or "
+           "sm_121[a|f]";
+  llvm::StringRef format = options.format;
+  if (format != "fatbin" && format != "bin" && format != "isa")
+    return "pw-gpu-pipeline: unknown format '" + format.str() +
+           "'; expected fatbin, bin or isa";
+  if (!options.cudaPath.empty()) {
+    llvm::SmallString<256> libdevice(options.cudaPath);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (!llvm::sys::fs::exists(libdevice))
+      return "pw-gpu-pipeline: cuda-path '" + options.cudaPath +
+             "' is not a CUDA toolkit (no " + libdevice.str().str() + ")";
+  }
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return "pw-gpu-pipeline: opt-level must be 0 to 3, got " +
+           std::to_string(options.optLevel);
+  return "";
+}
+
+namespace {
+/// Fails at once with a message about the options: a registered pipeline
+/// cannot fail while it is built, so the checks of its options run as its
+/// only pass.
+struct RejectOptionsPass
+    : public PassWrapper<RejectOptionsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RejectOptionsPass)
+
+  explicit RejectOptionsPass(std::string message)
+      : message(std::move(message)) {}
+  llvm::StringRef getName() const override { return "RejectOptionsPass"; }
+  void runOnOperation() override {
+    emitError(getOperation()->getLoc()) << message;
+    signalPassFailure();
+  }
+
+  std::string message;
+};
+} // namespace
 
 /// The CUDA toolkit the environment names, or the usual install location.
 static std::string findCudaToolkit() {
@@ -88,6 +177,11 @@ static std::string findCudaToolkit() {
 
 void pointwise::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
+  if (std::string problem = checkGpuPipelineOptions(options);
+      !problem.empty()) {
+    pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
+    return;
+  }
   pm.addPass(createCanonicalizeBroadcastPass());
   pm.addPass(createCoalesceDimsPass());
   TilePassOptions tile;

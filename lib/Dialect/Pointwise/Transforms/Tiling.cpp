@@ -149,6 +149,13 @@ unsigned chooseIndexBitwidth(MapOp map) {
 /// Elements a thread of the linear strategy keeps in flight at most.
 constexpr int64_t kElementsInFlight = 16;
 
+/// Bounds of the options: CUDA's threads per block, the widest vector
+/// access (32 bytes on sm_100; wider ones would be split), and the steps of
+/// one thread (the general strategy's unroll is not capped otherwise).
+constexpr int64_t kMaxBlockSize = 1024;
+constexpr int64_t kMaxVectorBytes = 32;
+constexpr int64_t kMaxUnroll = 16;
+
 /// A memref operand as kernels address it: a flat 1-D view of its buffer
 /// from the aligned pointer, its offset and strides in the index type.
 struct FlatOperand {
@@ -1283,15 +1290,22 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
                      << tileEdge.getValue();
       return signalPassFailure();
     }
-    if (blockSize < 0 || vectorBytes < 0) {
-      emitError(loc, "pw-tile: block-size and vector-bytes must be positive, "
-                     "or 0 to decide per map");
+    if (blockSize < 0 || blockSize > kMaxBlockSize) {
+      emitError(loc) << "pw-tile: block-size must be 1 to " << kMaxBlockSize
+                     << " (threads per block), or 0 to decide per map, got "
+                     << blockSize.getValue();
       return signalPassFailure();
     }
-    if (unroll < 0) {
-      emitError(loc) << "pw-tile: unroll must be positive, or 0 to decide "
-                        "per map, got "
-                     << unroll.getValue();
+    if (vectorBytes < 0 || vectorBytes > kMaxVectorBytes ||
+        !llvm::isPowerOf2_64(vectorBytes | (vectorBytes == 0))) {
+      emitError(loc) << "pw-tile: vector-bytes must be a power of two up to "
+                     << kMaxVectorBytes << ", or 0 to decide per map, got "
+                     << vectorBytes.getValue();
+      return signalPassFailure();
+    }
+    if (unroll < 0 || unroll > kMaxUnroll) {
+      emitError(loc) << "pw-tile: unroll must be 1 to " << kMaxUnroll
+                     << ", or 0 to decide per map, got " << unroll.getValue();
       return signalPassFailure();
     }
     SmallVector<MapOp> maps;

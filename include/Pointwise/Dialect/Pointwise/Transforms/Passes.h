@@ -145,6 +145,11 @@ struct GpuPipelineOptions
       llvm::cl::init(false)};
 };
 
+/// What is wrong with `options` (an unsupported chip or format, a cuda-path
+/// that is not a CUDA toolkit, an opt-level outside 0-3), or "" when nothing
+/// is. buildGpuPipeline builds a pipeline that fails with this message.
+std::string checkGpuPipelineOptions(const GpuPipelineOptions &options);
+
 /// Adds the whole GPU path, from `pointwise.map` to a `gpu.binary` and host
 /// code in the LLVM dialect, to `pm` (anchored on the module).
 void buildGpuPipeline(mlir::OpPassManager &pm,

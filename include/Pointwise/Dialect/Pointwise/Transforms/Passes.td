@@ -201,15 +201,18 @@ def TilePass : Pass<"pw-tile"> {
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
            "Strategy to use: auto, linear, transpose or general">,
     Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
-           "Threads per block of the linear and general strategies, or 0 "
-           "(auto) to decide per map: 256 for linear maps of rank 1 whose "
-           "memref operands all have 4-byte elements, 128 otherwise">,
+           "Threads per block of the linear and general strategies (1 to "
+           "1024), or 0 (auto) to decide per map: 256 for linear maps of "
+           "rank 1 whose memref operands all have 4-byte elements, 128 "
+           "otherwise">,
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"0",
-           "Bytes per vector access of the linear strategy, or 0 (auto) to "
-           "decide per map: 8 for linear maps of rank 1 whose memref "
-           "operands all have 4-byte elements, 16 otherwise">,
+           "Bytes per vector access of the linear strategy (a power of two "
+           "up to 32), or 0 (auto) to decide per map: 8 for linear maps of "
+           "rank 1 whose memref operands all have 4-byte elements, 16 "
+           "otherwise">,
     Option<"unroll", "unroll", "int64_t", /*default=*/"0",
-           "Independent accesses per thread and operand, or 0 (auto) to "
+           "Independent accesses per thread and operand (1 to 16), or 0 "
+           "(auto) to "
            "decide per map: for the linear strategy 1 vector when the map "
            "has two or more memref inputs, 2 otherwise; for the general "
            "strategy 4 elements">,

@@ -1,0 +1,48 @@
+// pw-gpu-pipeline checks its options before any pass runs: each bad value
+// fails with a message and exit status 1, and every supported chip gets a PTX
+// ISA version that ptxas accepts for it.
+// RUN: not pw-opt %s --pw-gpu-pipeline="chip=" 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not pw-opt %s --pw-gpu-pipeline="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: not pw-opt %s --pw-gpu-pipeline="chip=sm_80a" 2>&1 | FileCheck %s --check-prefix=SUFFIX
+// RUN: not pw-opt %s --pw-gpu-pipeline="chip=gfx90a" 2>&1 | FileCheck %s --check-prefix=AMD
+// RUN: not pw-opt %s --pw-gpu-pipeline="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not pw-opt %s --pw-gpu-pipeline="format=isa cuda-path=%t.nowhere" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// RUN: not pw-opt %s --pw-gpu-pipeline="opt-level=4" 2>&1 | FileCheck %s --check-prefix=OPT
+
+// EMPTY: error: pw-gpu-pipeline: unsupported chip ''; expected sm_80, sm_86, sm_87, sm_89, sm_90[a], sm_100[a|f], sm_103[a|f], sm_110[a|f], sm_120[a|f] or sm_121[a|f]
+// OLD: error: pw-gpu-pipeline: unsupported chip 'sm_75'
+// SUFFIX: error: pw-gpu-pipeline: unsupported chip 'sm_80a'
+// AMD: error: pw-gpu-pipeline: unsupported chip 'gfx90a'
+// FORMAT: error: pw-gpu-pipeline: unknown format 'elf'; expected fatbin, bin or isa
+// TOOLKIT: error: pw-gpu-pipeline: cuda-path '{{.*}}.nowhere' is not a CUDA toolkit (no {{.*}}nvvm{{/|\\}}libdevice{{/|\\}}libdevice.10.bc)
+// OPT: error: pw-gpu-pipeline: opt-level must be 0 to 3, got 4
+
+// RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_80 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_86 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_86 | FileCheck %s --check-prefix=SM86
+// RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_90a format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90a | FileCheck %s --check-prefix=SM90A
+// RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_103 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_103 | FileCheck %s --check-prefix=SM103
+// RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_110 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_110 | FileCheck %s --check-prefix=SM110
+// RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_120f format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_120f | FileCheck %s --check-prefix=SM120F
+// REQUIRES: ptxas
+// SM80: .version 7.4
+// SM80: .target sm_80
+// SM80: createpolicy.fractional.L2::evict_last
+// SM86: .version 7.4
+// SM86: .target sm_86
+// SM90A: .version 8.0
+// SM90A: .target sm_90a
+// SM103: .version 8.8
+// SM103: .target sm_103
+// SM110: .version 9.0
+// SM110: .target sm_110
+// SM120F: .version 8.8
+// SM120F: .target sm_120f
+func.func @scale(%x: memref<?xf32>, %y: memref<?xf32>) {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    %c = arith.constant 2.0 : f32
+    %0 = arith.mulf %a, %c : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
