@@ -254,6 +254,11 @@ void *HostArgument::getPackedArgument() {
   return &descriptorAddress;
 }
 
+pointwise::layout::OperandBuffer HostArgument::getOperandBuffer() const {
+  return {static_cast<uint64_t>(reinterpret_cast<uintptr_t>(elements())),
+          static_cast<int64_t>(byteWidth)};
+}
+
 int64_t HostArgument::getViewBytes() const {
   if (!isView)
     return 0;

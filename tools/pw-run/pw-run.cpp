@@ -5,17 +5,20 @@
 //===----------------------------------------------------------------------===//
 //
 // JIT-compiles a module through the pointwise pipeline and calls its entry
-// function on buffers laid out as the user asks, filled from a seed. With
-// --check it also runs the reference lowering (no layout transformation) on
-// identical inputs and compares every buffer bit for bit. --dump-inputs and
-// --dump-outputs write the buffers and a manifest, for replaying a case
-// elsewhere (the differential suite's GPU mode, docs/Testing.md).
+// function on buffers laid out as the user asks, filled from a seed, once
+// those layouts pass the checks the runtime makes before a launch
+// (LayoutCheck.h). With --check it also runs the reference lowering (no
+// layout transformation) on identical inputs and compares every buffer bit
+// for bit. --dump-inputs and --dump-outputs write the buffers and a
+// manifest, for replaying a case elsewhere (the differential suite's GPU
+// mode, docs/Testing.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ArgumentSpec.h"
 #include "CudaExecution.h"
 #include "HostArgument.h"
+#include "LayoutCheck.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
@@ -380,6 +383,9 @@ int main(int argc, char **argv) {
     if (llvm::Error error = cuda->download(*arguments))
       return fail(llvm::toString(std::move(error)));
   } else {
+    // The runtime makes these checks for --target=cuda at each launch.
+    if (llvm::Error error = checkArgumentLayouts(*entry, *arguments))
+      return fail(llvm::toString(std::move(error)));
     auto compiled = compile(*module, name, /*reference=*/false);
     if (!compiled)
       return fail(llvm::toString(compiled.takeError()));
