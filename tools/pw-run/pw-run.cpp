@@ -48,6 +48,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csetjmp>
+#include <csignal>
 #include <cstring>
 
 using namespace mlir;
@@ -292,12 +294,38 @@ llvm::Error dumpArguments(StringRef directory, StringRef entry,
       llvm::formatv("{0:2}\n", llvm::json::Value(std::move(manifest))).str());
 }
 
+/// Where a SIGFPE raised by JIT-compiled code returns to.
+sigjmp_buf arithmeticFaultReturn;
+
+void returnFromArithmeticFault(int) { siglongjmp(arithmeticFaultReturn, 1); }
+
 llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
                    std::vector<HostArgument> &arguments) {
   SmallVector<void *> packed;
   for (HostArgument &argument : arguments)
     packed.push_back(argument.getPackedArgument());
-  return engine.invokePacked(("_mlir_ciface_" + entry).str(), packed);
+  engine.initialize();
+  auto function = engine.lookupPacked(("_mlir_ciface_" + entry).str());
+  if (!function)
+    return function.takeError();
+  // arith's integer division and remainder are undefined for a zero divisor
+  // and for INT_MIN / -1; on x86 both trap. The handler jumps back here, out
+  // of the JIT-compiled code only, so no C++ frame is skipped.
+  struct sigaction handler = {}, previous = {};
+  handler.sa_handler = returnFromArithmeticFault;
+  sigemptyset(&handler.sa_mask);
+  sigaction(SIGFPE, &handler, &previous);
+  if (sigsetjmp(arithmeticFaultReturn, /*savemask=*/1) == 0) {
+    (*function)(packed.data());
+    sigaction(SIGFPE, &previous, nullptr);
+    return llvm::Error::success();
+  }
+  sigaction(SIGFPE, &previous, nullptr);
+  return llvm::createStringError(
+      "'" + entry +
+      "': integer division by zero or overflow in the map body (SIGFPE): "
+      "arith's integer division and remainder are undefined for a zero "
+      "divisor and for INT_MIN / -1");
 }
 
 /// How far a GPU result may be from the CPU reference, relative to
