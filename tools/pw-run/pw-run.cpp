@@ -84,7 +84,8 @@ llvm::cl::opt<Target>
 llvm::cl::list<std::string> argumentSpecs(
     "arg",
     llvm::cl::desc("One per entry argument, in order: '-' (from the type), "
-                   "'=VALUE' (scalar), or SIZES[@STRIDES][+OFFSET] (memref "
+                   "'=VALUE' (scalar; an iN takes -2^(N-1) .. 2^N-1, an i1 "
+                   "true, false, 1 or 0), or SIZES[@STRIDES][+OFFSET] (memref "
                    "view, e.g. 4x8, 4x8@1,4, 3x4@-4,-1+11, ()+2)"),
     llvm::cl::cat(runOptions));
 llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the input values"),
