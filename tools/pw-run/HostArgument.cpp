@@ -77,10 +77,20 @@ llvm::Expected<uint64_t> parseScalar(Type type, llvm::StringRef text,
                                    ": expected " + expected + ", got '" + text +
                                    "'");
   };
+  std::string typeName;
+  llvm::raw_string_ostream(typeName) << type;
   if (isa<FloatType>(type)) {
     double value;
     if (text.getAsDouble(value))
       return error("a number");
+    llvm::APFloat converted(value);
+    bool losesInfo;
+    if (converted.convert(getSemantics(type),
+                          llvm::APFloat::rmNearestTiesToEven, &losesInfo) &
+        llvm::APFloat::opOverflow)
+      return llvm::createStringError("argument #" + llvm::Twine(index) + ": " +
+                                     text + " is out of range for " + typeName +
+                                     " (it rounds to infinity)");
     return toFloatBits(type, value);
   }
   if (type.isInteger(1)) {
@@ -90,10 +100,32 @@ llvm::Expected<uint64_t> parseScalar(Type type, llvm::StringRef text,
       return 0;
     return error("true, false, 1 or 0");
   }
-  int64_t value;
-  if (text.getAsInteger(10, value))
+  // Signless integers take either reading of their bits, as MLIR's integer
+  // literals do: -128 .. 255 for i8, where =255 and =-1 are the same bits.
+  // (i1 takes only 0 and 1, above.)
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  llvm::StringRef digits = text;
+  bool negative = digits.consume_front("-");
+  llvm::APInt magnitude;
+  if (digits.empty() || !llvm::all_of(digits, llvm::isDigit) ||
+      digits.getAsInteger(10, magnitude))
     return error("an integer");
-  return static_cast<uint64_t>(value);
+  unsigned bits = std::max(magnitude.getBitWidth(), width + 1);
+  magnitude = magnitude.zext(bits);
+  llvm::APInt limit = negative ? llvm::APInt::getOneBitSet(bits, width - 1)
+                               : llvm::APInt::getLowBitsSet(bits, width);
+  if (magnitude.ugt(limit))
+    return llvm::createStringError(
+        "argument #" + llvm::Twine(index) + ": " + text +
+        " is out of range for " + typeName + ": expected " +
+        llvm::Twine(llvm::APInt::getSignedMinValue(width).getSExtValue()) +
+        " to " + llvm::Twine(llvm::APInt::getMaxValue(width).getZExtValue()) +
+        " (the signed or unsigned reading of its " + llvm::Twine(width) +
+        " bits)");
+  llvm::APInt value = magnitude.trunc(width);
+  if (negative)
+    value.negate();
+  return value.sext(64).getZExtValue();
 }
 
 bool isSupportedElementType(Type type) {
@@ -252,6 +284,11 @@ void *HostArgument::getPackedArgument() {
     return &scalar;
   descriptorAddress = descriptor.data();
   return &descriptorAddress;
+}
+
+pointwise::layout::OperandBuffer HostArgument::getOperandBuffer() const {
+  return {static_cast<uint64_t>(reinterpret_cast<uintptr_t>(elements())),
+          static_cast<int64_t>(byteWidth)};
 }
 
 int64_t HostArgument::getViewBytes() const {

@@ -17,6 +17,9 @@
 
 #include "ArgumentSpec.h"
 
+#include "Pointwise/Layout/Overlap.h"
+#include "Pointwise/Layout/StridedLayout.h"
+
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -73,6 +76,10 @@ public:
   /// The whole buffer a view addresses into (for copies to a device).
   uint8_t *getBufferBytes() { return elements(); }
   int64_t getBufferByteSize() const { return bufferElements * byteWidth; }
+  /// The view as the layout library takes it, and where its elements live
+  /// (for the layout checks the runtime also makes before a launch).
+  layout::StridedLayout getLayout() const { return {sizes, strides, offset}; }
+  layout::OperandBuffer getOperandBuffer() const;
   /// The memref descriptor's words: allocated, aligned, offset, sizes,
   /// strides (a copy: callers point it at other memory).
   std::vector<int64_t> getDescriptorWords() const { return descriptor; }

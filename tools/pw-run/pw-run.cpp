@@ -5,17 +5,20 @@
 //===----------------------------------------------------------------------===//
 //
 // JIT-compiles a module through the pointwise pipeline and calls its entry
-// function on buffers laid out as the user asks, filled from a seed. With
-// --check it also runs the reference lowering (no layout transformation) on
-// identical inputs and compares every buffer bit for bit. --dump-inputs and
-// --dump-outputs write the buffers and a manifest, for replaying a case
-// elsewhere (the differential suite's GPU mode, docs/Testing.md).
+// function on buffers laid out as the user asks, filled from a seed, once
+// those layouts pass the checks the runtime makes before a launch
+// (LayoutCheck.h). With --check it also runs the reference lowering (no
+// layout transformation) on identical inputs and compares every buffer bit
+// for bit. --dump-inputs and --dump-outputs write the buffers and a
+// manifest, for replaying a case elsewhere (the differential suite's GPU
+// mode, docs/Testing.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ArgumentSpec.h"
 #include "CudaExecution.h"
 #include "HostArgument.h"
+#include "LayoutCheck.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
@@ -45,6 +48,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csetjmp>
+#include <csignal>
 #include <cstring>
 
 using namespace mlir;
@@ -79,7 +84,8 @@ llvm::cl::opt<Target>
 llvm::cl::list<std::string> argumentSpecs(
     "arg",
     llvm::cl::desc("One per entry argument, in order: '-' (from the type), "
-                   "'=VALUE' (scalar), or SIZES[@STRIDES][+OFFSET] (memref "
+                   "'=VALUE' (scalar; an iN takes -2^(N-1) .. 2^N-1, an i1 "
+                   "true, false, 1 or 0), or SIZES[@STRIDES][+OFFSET] (memref "
                    "view, e.g. 4x8, 4x8@1,4, 3x4@-4,-1+11, ()+2)"),
     llvm::cl::cat(runOptions));
 llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Seed of the input values"),
@@ -289,12 +295,38 @@ llvm::Error dumpArguments(StringRef directory, StringRef entry,
       llvm::formatv("{0:2}\n", llvm::json::Value(std::move(manifest))).str());
 }
 
+/// Where a SIGFPE raised by JIT-compiled code returns to.
+sigjmp_buf arithmeticFaultReturn;
+
+void returnFromArithmeticFault(int) { siglongjmp(arithmeticFaultReturn, 1); }
+
 llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
                    std::vector<HostArgument> &arguments) {
   SmallVector<void *> packed;
   for (HostArgument &argument : arguments)
     packed.push_back(argument.getPackedArgument());
-  return engine.invokePacked(("_mlir_ciface_" + entry).str(), packed);
+  engine.initialize();
+  auto function = engine.lookupPacked(("_mlir_ciface_" + entry).str());
+  if (!function)
+    return function.takeError();
+  // arith's integer division and remainder are undefined for a zero divisor
+  // and for INT_MIN / -1; on x86 both trap. The handler jumps back here, out
+  // of the JIT-compiled code only, so no C++ frame is skipped.
+  struct sigaction handler = {}, previous = {};
+  handler.sa_handler = returnFromArithmeticFault;
+  sigemptyset(&handler.sa_mask);
+  sigaction(SIGFPE, &handler, &previous);
+  if (sigsetjmp(arithmeticFaultReturn, /*savemask=*/1) == 0) {
+    (*function)(packed.data());
+    sigaction(SIGFPE, &previous, nullptr);
+    return llvm::Error::success();
+  }
+  sigaction(SIGFPE, &previous, nullptr);
+  return llvm::createStringError(
+      "'" + entry +
+      "': integer division by zero or overflow in the map body (SIGFPE): "
+      "arith's integer division and remainder are undefined for a zero "
+      "divisor and for INT_MIN / -1");
 }
 
 /// How far a GPU result may be from the CPU reference, relative to
@@ -380,6 +412,9 @@ int main(int argc, char **argv) {
     if (llvm::Error error = cuda->download(*arguments))
       return fail(llvm::toString(std::move(error)));
   } else {
+    // The runtime makes these checks for --target=cuda at each launch.
+    if (llvm::Error error = checkArgumentLayouts(*entry, *arguments))
+      return fail(llvm::toString(std::move(error)));
     auto compiled = compile(*module, name, /*reference=*/false);
     if (!compiled)
       return fail(llvm::toString(compiled.takeError()));

@@ -43,8 +43,10 @@ def CanonicalizeBroadcastPass : Pass<"pw-canonicalize-broadcast"> {
     ```
 
     A dynamic size that is neither 1 nor the iteration size is a user error
-    the pass cannot see; the runtime's layout check reports it before a
-    kernel runs.
+    the pass cannot see, and the lowered code does not check it: the
+    runtime's layout check reports it before a kernel runs, and `pw-run`
+    makes the same check on the CPU before it calls the function. Other
+    callers of CPU-lowered code must pass layouts that broadcast.
 
     Under an op with the unit attribute `pointwise.broadcast_resolved`, the
     caller guarantees that dynamic sizes already equal the iteration sizes

@@ -1,0 +1,45 @@
+//===- LayoutCheck.h - Run-time layout checks of the CPU path ---*- C++ -*-===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CPU lowerings trust the layouts they are given: an input that does not
+// broadcast to the outputs' shape, outputs of different shapes, or an output
+// that overlaps itself or partially overlaps an input makes the JIT-compiled
+// code read and write out of bounds or race with itself. On the GPU the
+// runtime checks each launch (docs/Layout.md, "Contract with the run-time
+// dispatch"); pw-run makes the same checks, with the same layout library,
+// before it calls the entry on the CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POINTWISE_TOOLS_PWRUN_LAYOUTCHECK_H
+#define POINTWISE_TOOLS_PWRUN_LAYOUTCHECK_H
+
+#include "HostArgument.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace pointwise::run {
+
+/// Checks the layouts of `arguments` against every pointwise.map of `entry`
+/// as the runtime's dispatch does: output overlap (checkOutputOverlap), then
+/// broadcasting into the first output's shape (analyzeLayout). Operands are
+/// numbered like the runtime numbers them (outputs, then memref inputs) and
+/// the message says which arguments they are.
+///
+/// Only operands that are arguments of the entry (possibly through
+/// memref.cast, which keeps the descriptor) are checked: the layout of a view
+/// the function computes (a subview, a reinterpret_cast, an allocation) is
+/// unknown before the call. A map none of whose outputs is an argument has no
+/// known iteration shape and is not checked.
+llvm::Error checkArgumentLayouts(mlir::func::FuncOp entry,
+                                 const std::vector<HostArgument> &arguments);
+
+} // namespace pointwise::run
+
+#endif // POINTWISE_TOOLS_PWRUN_LAYOUTCHECK_H
