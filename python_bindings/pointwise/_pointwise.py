@@ -34,6 +34,7 @@ from ._runtime import (PW_ERROR_LAYOUT, PointwiseError, _bf16_bits,
 __all__ = ["pointwise", "PointwiseFunction", "LayoutError"]
 
 _MAX_RANK = 16
+_SYMBOL_PREFIX = "pw_fn_"
 _LAYOUT_STATUS = PW_ERROR_LAYOUT
 
 
@@ -83,8 +84,10 @@ class _Launcher:
     arguments: per thread one buffer of descriptors and scalars and the
     ``void **args`` array pointing into it."""
 
-    def __init__(self, family, rank, kinds, runtime):
+    def __init__(self, family, rank, kinds, runtime, name, symbol):
         self.family = ctypes.c_void_p(family)
+        self.name = name  # the user's function name, for messages
+        self.symbol = symbol  # the family's name in the runtime's messages
         self.rank = rank
         self.kinds = kinds  # per argument: a DType for scalars, None for memrefs
         self.runtime = runtime
@@ -140,14 +143,21 @@ class _Launcher:
         self.pack(buffer, 0, *values)
         status = self.runtime._launch(self.family, args)
         if status:
-            _raise_launch_error(self.runtime, status)
+            _raise_launch_error(self.runtime, status, self.name, self.symbol)
 
 
-def _raise_launch_error(runtime, status):
+def _raise_launch_error(runtime, status, name, symbol):
+    """The error of a failed launch; the runtime names the family by its
+    symbol (``pw_fn_<name>``), the message by the user's function name."""
     error = runtime.error(status)
+    message = error.message
+    if message.startswith(symbol + ":"):
+        message = name + message[len(symbol):]
     if status == _LAYOUT_STATUS:
-        raise LayoutError(status, error.message)
-    raise error
+        raise LayoutError(status, message)
+    if message == error.message:
+        raise error
+    raise PointwiseError(status, message)
 
 
 _thread_state = threading.local()
@@ -349,9 +359,10 @@ class PointwiseFunction:
         # (dtypes, scalar types, rank, device) -> (launcher, output dtypes)
         self._plans = {}
         self._lock = threading.Lock()
-        self._symbol = re.sub(r"\W", "_", self.__name__)
-        if not re.match(r"[A-Za-z_]", self._symbol):
-            self._symbol = "f_" + self._symbol
+        # The kernel's symbol: prefixed, so that a function named like a C
+        # library function (exp, pow, sinf...) does not take the place of
+        # the libm calls of its own body in the CPU JIT.
+        self._symbol = _SYMBOL_PREFIX + re.sub(r"\W", "_", self.__name__)
 
     def __repr__(self):
         return "<pointwise function %s: %d inputs, %d outputs>" % (
@@ -561,7 +572,8 @@ class PointwiseFunction:
         family = library.family(self._symbol)
         kinds = [None if o.kind == "tensor" else o.dtype for o in operands]
         kinds += [None] * len(out_dtypes)
-        return _Launcher(family, rank, kinds, runtime)
+        return _Launcher(family, rank, kinds, runtime, self.__name__,
+                         self._symbol)
 
 
 def _build_fast_path(function):
@@ -592,7 +604,8 @@ def _build_fast_path(function):
             output_names=function._output_names, plans=function._plans,
             slow=function._call, tensor_type=torch.Tensor,
             empty_like=torch.empty_like, raw_stream=raw_stream,
-            raise_error=lambda status: _raise_launch_error(runtime, status))
+            raise_error=lambda status: _raise_launch_error(
+                runtime, status, function.__name__, function._symbol))
     lines = ["def fast(args, outputs):"]
     lines.append("    if len(args) != %d:" % n)
     lines.append("        return slow(args, outputs, None)")

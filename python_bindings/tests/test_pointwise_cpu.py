@@ -408,3 +408,58 @@ def test_integer_division_by_zero_never_traps():
             expected_r = np.where(y == 0, 0, np.remainder(x, np.where(y == 0, 1, y)))
         np.testing.assert_array_equal(q, expected_q.astype(dtype))
         np.testing.assert_array_equal(r, expected_r.astype(dtype))
+
+
+def _run_script(script, tmp_path):
+    """Runs `script` in a new Python process (a crash must not take the test
+    session down) with this session's environment and its own disk cache."""
+    env = dict(os.environ, POINTWISE_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join(sys.path))
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)],
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_functions_named_like_c_library_functions(tmp_path):
+    """A function named exp, pow, sin, fmod or expf is not confused with the
+    C library function of that name that its body calls on the CPU."""
+    result = _run_script("""
+        import numpy as np, pointwise as pw
+        P = [(0, "DEFAULT")]
+        @pw.pointwise(promotion_methods=P)
+        def exp(x):
+            return pw.exp(x)
+        @pw.pointwise(promotion_methods=P)
+        def pow(x):
+            return x ** 2.5
+        @pw.pointwise(promotion_methods=P)
+        def sin(x):
+            return pw.sin(x)
+        @pw.pointwise(promotion_methods=P)
+        def fmod(x):
+            return x % 0.75
+        @pw.pointwise(promotion_methods=P)
+        def expf(x):
+            return pw.exp(x)
+        x = np.linspace(0.25, 3.0, 37)
+        np.testing.assert_allclose(exp(x), np.exp(x), rtol=1e-14)
+        np.testing.assert_allclose(pow(x), x ** 2.5, rtol=1e-14)
+        np.testing.assert_allclose(sin(x), np.sin(x), rtol=1e-14)
+        np.testing.assert_allclose(fmod(x), np.mod(x, 0.75), atol=1e-15)
+        y = x.astype(np.float32)
+        z = expf(y)
+        assert z.dtype == np.float32
+        np.testing.assert_allclose(z, np.exp(y), rtol=1e-6)
+        print("ok")
+    """, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+def test_runtime_errors_name_the_function():
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def exp(x):
+        return x
+
+    a = np.ones(8, dtype=np.float64)
+    with pytest.raises(pw.LayoutError, match=r"^PW_ERROR_LAYOUT: exp: .*overlaps itself"):
+        exp(a[:3], out0=pw.StridedBuffer(a, shape=(3,), strides=(0,)))
