@@ -117,6 +117,10 @@ def _numpy_dtype(dtype):
 
 
 def _numpy_view(array):
+    if not array.dtype.isnative:
+        raise TypeError("arrays in non-native byte order are not supported "
+                        "(dtype %r); convert first, e.g. with "
+                        "a.astype(a.dtype.newbyteorder('='))" % array.dtype.str)
     itemsize = array.itemsize
     strides = []
     for s in array.strides:

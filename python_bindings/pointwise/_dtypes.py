@@ -189,7 +189,13 @@ def _numpy_dtype_name(obj):
         return None
     is_numpy_type = isinstance(obj, type) and issubclass(obj, numpy.generic)
     if isinstance(obj, numpy.dtype) or is_numpy_type:
-        return numpy.dtype(obj).name
+        dtype = numpy.dtype(obj)
+        if not dtype.isnative:
+            raise TypeError(
+                f"unsupported dtype {dtype.str!r}: its byte order is not the "
+                "machine's (use the native one, e.g. dtype.newbyteorder('='))"
+            )
+        return dtype.name
     return None
 
 

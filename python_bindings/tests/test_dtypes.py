@@ -174,6 +174,16 @@ def test_as_dtype_numpy():
             as_dtype(bad)
 
 
+def test_as_dtype_rejects_numpy_dtypes_of_the_other_byte_order():
+    np = pytest.importorskip("numpy")
+    for name in ("f4", "i8", "f2"):
+        swapped = np.dtype(name).newbyteorder("S")
+        with pytest.raises(TypeError, match="byte order"):
+            as_dtype(swapped)
+        assert as_dtype(swapped.newbyteorder("=")).name == np.dtype(name).name
+    assert as_dtype(np.dtype("i1").newbyteorder("S")) is int8  # no byte order
+
+
 @pytest.mark.parametrize(
     "bad",
     [complex, "complex64", "uint8", "uint16", "int4", "", None, object(), 3, 2.5, "i1"],

@@ -463,3 +463,21 @@ def test_runtime_errors_name_the_function():
     a = np.ones(8, dtype=np.float64)
     with pytest.raises(pw.LayoutError, match=r"^PW_ERROR_LAYOUT: exp: .*overlaps itself"):
         exp(a[:3], out0=pw.StridedBuffer(a, shape=(3,), strides=(0,)))
+
+
+@pytest.mark.parametrize("name", ["f4", "i8", "f8", "i2"])
+def test_arrays_of_the_other_byte_order_are_rejected(name):
+    swapped = np.dtype(name).newbyteorder("S")  # big-endian on x86 and Arm
+    x = np.arange(4).astype(swapped)
+    with pytest.raises(TypeError, match=r"^copy: argument 0: .*non-native "
+                                        r"byte order"):
+        copy(x)
+    native = np.arange(4).astype(name)
+    out = np.zeros(4, dtype=swapped)
+    with pytest.raises(TypeError, match=r"^copy: out0: .*non-native byte order"):
+        copy(native, out0=out)
+    np.testing.assert_array_equal(out, np.zeros(4))
+    with pytest.raises(TypeError, match="non-native byte order"):
+        pw.StridedBuffer(x, strides=(-1,), offset=3)
+    np.testing.assert_array_equal(copy(x.astype(x.dtype.newbyteorder("="))),
+                                  native)
