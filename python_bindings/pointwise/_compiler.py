@@ -6,10 +6,14 @@ whose ``family(name)`` is the address of a ``pwFamily`` table for
 ``pwFamilyLaunch``. Compiled libraries are cached in memory (per process) and
 on disk: ``$POINTWISE_CACHE_DIR``, by default ``$XDG_CACHE_HOME/pointwise``
 or ``~/.cache/pointwise``, one file per (compiler build: version, library
-size and modification time; options; MLIR text), written atomically (temporary file and rename) under an advisory lock,
-so threads and processes compiling the same thing compile it once and never
-see a partial file. A cache file that cannot be loaded (another compiler
-version, damage) is compiled again and replaced.
+size and modification time; options; MLIR text), written atomically
+(temporary file and rename) under an advisory lock, so threads and processes
+compiling the same thing compile it once and never see a partial file.
+Beside each ``X.pwlib`` a ``X.pwlib.sha256`` holds the SHA-256 of its
+content, checked before the file is loaded: a file that does not match it
+(damaged, torn, or left without its hash), that cannot be loaded (another
+compiler version) or that lacks a family it should have is compiled again
+and replaced.
 
 Setting ``POINTWISE_CACHE_DIR`` to an empty string disables the disk cache;
 ``POINTWISE_PROGRESS=0`` silences the line printed while compiling.
@@ -29,6 +33,10 @@ __all__ = ["CompiledLibrary", "compile_families", "cache_dir",
            "load_compiler", "compiler_version", "clear_memory_cache"]
 
 COMPILER_NAME = "libPointwiseC.so"
+
+# Joins the disk cache's keys: files of an older layout (without the hash
+# beside them) are never looked at.
+_CACHE_FORMAT = "pwlib+sha256"
 
 _compiler = None
 _compiler_lock = threading.Lock()
@@ -173,13 +181,15 @@ class _FileLock:
         return False
 
 
-def compile_families(source, options, label):
+def compile_families(source, options, label, families=()):
     """The CompiledLibrary of MLIR `source` compiled with `options` (the
     option string of pwcCompile), from the memory cache, the disk cache or
-    the compiler. `label` names the work in the progress line."""
+    the compiler. `label` names the work in the progress line; a library
+    from the disk cache that lacks one of `families` counts as damaged."""
     compiler = load_compiler()
     key = hashlib.sha256(
-        ("%s\0%s\0%s" % (compiler.identity, options, source)).encode()).hexdigest()
+        ("%s\0%s\0%s\0%s" % (_CACHE_FORMAT, compiler.identity, options,
+                             source)).encode()).hexdigest()
     with _memory_lock:
         library = _memory.get(key)
         if library is not None:
@@ -189,13 +199,14 @@ def compile_families(source, options, label):
         with _memory_lock:
             library = _memory.get(key)
         if library is None:
-            library = _load_or_compile(compiler, key, source, options, label)
+            library = _load_or_compile(compiler, key, source, options, label,
+                                       families)
             with _memory_lock:
                 _memory[key] = library
     return library
 
 
-def _load_or_compile(compiler, key, source, options, label):
+def _load_or_compile(compiler, key, source, options, label, families):
     directory = cache_dir()
     path = None
     if directory:
@@ -207,12 +218,80 @@ def _load_or_compile(compiler, key, source, options, label):
     if path is None:
         return _compile(compiler, source, options, label, None)
     with _FileLock(path + ".lock"):
-        if os.path.isfile(path):
-            handle = ctypes.c_void_p()
-            if compiler.lib.pwcLoad(path.encode(), ctypes.byref(handle)) == 0:
-                return CompiledLibrary(compiler, handle, "disk")
-            # Stale or damaged: compile again and replace it.
+        library = _load(compiler, path, families)
+        if library is not None:
+            return library
+        # Absent, stale or damaged: compile again and replace it.
         return _compile(compiler, source, options, label, path)
+
+
+def _digest_path(path):
+    return path + ".sha256"
+
+
+def _file_digest(path):
+    """The SHA-256 (hex) of the file at `path`, None if it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _load(compiler, path, families):
+    """The library cached at `path` when its content has the SHA-256 recorded
+    beside it, loads and has every one of `families`; otherwise None."""
+    try:
+        with open(_digest_path(path), "r", encoding="ascii") as f:
+            recorded = f.read(65).strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(recorded) != 64 or _file_digest(path) != recorded:
+        return None
+    handle = ctypes.c_void_p()
+    if compiler.lib.pwcLoad(path.encode(), ctypes.byref(handle)) != 0:
+        return None
+    library = CompiledLibrary(compiler, handle, "disk")
+    try:
+        for name in families:
+            library.family(name)
+    except LookupError:
+        compiler.lib.pwcDestroy(handle)
+        return None
+    return library
+
+
+def _save(compiler, handle, path):
+    """Writes the library and, beside it, the SHA-256 of what was written
+    (each atomically: a temporary file and a rename; the library first, so a
+    crash in between leaves a hash that does not match). Returns an error
+    message, or None."""
+    directory = os.path.dirname(path)
+    temporary = os.path.join(directory, ".pwc-%d-%d.pwlib.tmp"
+                             % (os.getpid(), threading.get_ident()))
+    digest_temporary = temporary + ".sha256"
+    try:
+        if compiler.lib.pwcSave(handle, temporary.encode()) != 0:
+            return compiler.last_error()
+        digest = _file_digest(temporary)
+        if digest is None:
+            return "cannot read back %s" % temporary
+        with open(digest_temporary, "w", encoding="ascii") as f:
+            f.write(digest + "\n")
+        os.replace(temporary, path)
+        os.replace(digest_temporary, _digest_path(path))
+    except OSError as e:
+        return str(e)
+    finally:
+        for leftover in (temporary, digest_temporary):
+            try:
+                os.unlink(leftover)
+            except OSError:
+                pass
+    return None
 
 
 def _compile(compiler, source, options, label, path):
@@ -233,9 +312,8 @@ def _compile(compiler, source, options, label, path):
         raise PointwiseError(status, "compiling %s failed: %s"
                              % (label, compiler.last_error()))
     if path is not None:
-        if compiler.lib.pwcSave(handle, path.encode()) != 0:
-            message = compiler.last_error()
-            # A full or read-only disk must not fail the call.
-            if progress:
-                sys.stderr.write("pointwise: not cached: %s\n" % message)
+        message = _save(compiler, handle, path)
+        # A full or read-only disk must not fail the call.
+        if message is not None and progress:
+            sys.stderr.write("pointwise: not cached: %s\n" % message)
     return CompiledLibrary(compiler, handle, "compiled")

@@ -568,7 +568,8 @@ class PointwiseFunction:
         label = "%s (rank %d: %s -> %s) %s" % (
             self.__name__, rank, ", ".join(o.dtype.name for o in operands),
             ", ".join(d.name for d in out_dtypes), where)
-        library = _compiler.compile_families(source, options, label)
+        library = _compiler.compile_families(source, options, label,
+                                             (self._symbol,))
         family = library.family(self._symbol)
         kinds = [None if o.kind == "tensor" else o.dtype for o in operands]
         kinds += [None] * len(out_dtypes)

@@ -481,3 +481,137 @@ def test_arrays_of_the_other_byte_order_are_rejected(name):
         pw.StridedBuffer(x, strides=(-1,), offset=3)
     np.testing.assert_array_equal(copy(x.astype(x.dtype.newbyteorder("="))),
                                   native)
+
+
+_CACHE_PROBE = """
+    import numpy as np, pointwise as pw
+    from pointwise import _compiler
+    @pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+    def addc(x, y):
+        return x * 2.0 + y
+    a = np.arange(6, dtype=np.float32)
+    r = addc(a, a)
+    print("OK" if np.array_equal(r, a * 2 + a) else "WRONG %r" % r)
+    print(sorted({l.origin for l in _compiler._memory.values()}))
+"""
+
+
+def _cached_library(directory):
+    files = [f for f in os.listdir(directory) if f.endswith(".pwlib")]
+    assert len(files) == 1, files
+    return directory / files[0]
+
+
+# Single bytes of the cached library changed: each once gave an LLVM abort, a
+# segfault, a silently wrong result, a missing family or a hang.
+@pytest.mark.parametrize("patch", [
+    {670: 153}, {2309: 2, 1193: 214}, {2303: 127}, {4078: 248},
+    {2012: 228, 870: 221, 4055: 201, 4150: 157}, "middle", "last", "truncated"])
+def test_damaged_cache_file_is_compiled_again(tmp_path, patch):
+    first = _run_script(_CACHE_PROBE, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split("\n")[:2] == ["OK", "['compiled']"]
+    path = _cached_library(tmp_path)
+    with open(path, "rb") as f:
+        good = f.read()
+    data = bytearray(good)
+    if patch == "truncated":
+        del data[len(data) // 2:]
+    elif isinstance(patch, str):
+        data[len(data) // 2 if patch == "middle" else -1] ^= 0x5A
+    else:
+        for offset, value in patch.items():
+            data[offset % len(data)] = value
+        if data == good:  # this build's file happens to have those bytes
+            data[len(data) // 3] ^= 0xFF
+    with open(path, "wb") as f:
+        f.write(bytes(data))
+    second = _run_script(_CACHE_PROBE, tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.split("\n")[:2] == ["OK", "['compiled']"]
+    # Replaced by a good file, which the next process loads.
+    with open(path, "rb") as f:
+        assert f.read() == good
+    third = _run_script(_CACHE_PROBE, tmp_path)
+    assert third.returncode == 0, third.stderr
+    assert third.stdout.split("\n")[:2] == ["OK", "['disk']"]
+
+
+def test_cache_file_hash(tmp_path, monkeypatch):
+    """A cached library with its SHA-256 beside it is loaded, not compiled;
+    one without it is compiled again."""
+    import hashlib
+
+    monkeypatch.setenv("POINTWISE_CACHE_DIR", str(tmp_path))
+
+    def call():
+        def cube(x):
+            return x * x * x
+        fn = pw.pointwise(promotion_methods=[(0, "DEFAULT")])(cube)
+        _compiler.clear_memory_cache()
+        np.testing.assert_array_equal(fn(np.arange(5.0)), np.arange(5.0) ** 3)
+        return sorted({l.origin for l in _compiler._memory.values()})
+
+    assert call() == ["compiled"]
+    path = _cached_library(tmp_path)
+    digest = tmp_path / (path.name + ".sha256")
+    with open(path, "rb") as f:
+        expected = hashlib.sha256(f.read()).hexdigest()
+    assert digest.read_text().strip() == expected
+    assert call() == ["disk"]
+    assert call() == ["disk"]
+    digest.unlink()
+    assert call() == ["compiled"]
+    assert digest.read_text().strip() == expected
+    assert call() == ["disk"]
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
+
+
+def test_cache_file_without_the_family_is_compiled_again(tmp_path, monkeypatch):
+    """A library with a valid hash that lacks the family it should hold (here
+    another function's) is compiled again and replaced."""
+    import shutil
+
+    def cached(directory, name, body):
+        directory.mkdir(exist_ok=True)
+        monkeypatch.setenv("POINTWISE_CACHE_DIR", str(directory))
+        _compiler.clear_memory_cache()
+        fn = pw.pointwise(promotion_methods=[(0, "DEFAULT")], name=name)(body)
+        np.testing.assert_array_equal(fn(np.arange(3.0)), body(np.arange(3.0)))
+        return (_cached_library(directory),
+                sorted({l.origin for l in _compiler._memory.values()}))
+
+    one_path, _ = cached(tmp_path / "one", "one", lambda x: x + 1)
+    two_path, _ = cached(tmp_path / "two", "two", lambda x: x * 10)
+    shutil.copyfile(one_path, two_path)
+    shutil.copyfile(str(one_path) + ".sha256", str(two_path) + ".sha256")
+
+    assert cached(tmp_path / "two", "two", lambda x: x * 10)[1] == ["compiled"]
+    with open(two_path, "rb") as f, open(one_path, "rb") as g:
+        assert f.read() != g.read()
+    assert cached(tmp_path / "two", "two", lambda x: x * 10)[1] == ["disk"]
+
+
+def test_cache_file_replaced_by_another_library_is_compiled_again(
+        tmp_path, monkeypatch):
+    """A valid library of the same function name but another body, written
+    over a cache file, is detected by the hash instead of silently giving its
+    own results."""
+    import shutil
+
+    def run(directory, body):
+        directory.mkdir(exist_ok=True)
+        monkeypatch.setenv("POINTWISE_CACHE_DIR", str(directory))
+        _compiler.clear_memory_cache()
+        fn = pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")],
+                          name="addc")(body)
+        a = np.arange(6, dtype=np.float32)
+        np.testing.assert_array_equal(fn(a, a), body(a, a))
+        return sorted({l.origin for l in _compiler._memory.values()})
+
+    assert run(tmp_path / "two", lambda x, y: x * 2.0 + y) == ["compiled"]
+    assert run(tmp_path / "three", lambda x, y: x * 3.0 + y) == ["compiled"]
+    shutil.copyfile(_cached_library(tmp_path / "two"),
+                    _cached_library(tmp_path / "three"))
+    assert run(tmp_path / "three", lambda x, y: x * 3.0 + y) == ["compiled"]
+    assert run(tmp_path / "three", lambda x, y: x * 3.0 + y) == ["disk"]
