@@ -302,7 +302,11 @@ def as_view(obj):
 
 
 def is_array(obj):
-    """Whether `obj` looks like an array this module accepts."""
+    """Whether `obj` looks like an array this module accepts (NumPy scalars,
+    which have the array interfaces, are not arrays)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(obj, numpy.generic):
+        return False
     return (type(obj) in (StridedBuffer, _Strided) or hasattr(obj, "__dlpack__")
             or hasattr(obj, "__cuda_array_interface__")
             or hasattr(obj, "__array_interface__"))

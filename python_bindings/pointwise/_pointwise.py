@@ -38,40 +38,93 @@ _SYMBOL_PREFIX = "pw_fn_"
 _LAYOUT_STATUS = PW_ERROR_LAYOUT
 
 
+def _scalar_category(value):
+    """The dtype category (0 bool, 1 integer, 2 floating) of a real number:
+    a Python bool, int or float or a NumPy scalar of those kinds (bfloat16
+    included); None for anything else (strings, complex numbers, arrays)."""
+    if isinstance(value, bool):
+        return _dtypes.CATEGORY_BOOL
+    if isinstance(value, int):
+        return _dtypes.CATEGORY_INTEGER
+    if isinstance(value, float):
+        return _dtypes.CATEGORY_FLOATING
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, numpy.generic):
+        if isinstance(value, numpy.bool_):
+            return _dtypes.CATEGORY_BOOL
+        if isinstance(value, numpy.integer):
+            return _dtypes.CATEGORY_INTEGER
+        if isinstance(value, numpy.floating):
+            return _dtypes.CATEGORY_FLOATING
+        try:  # ml_dtypes.bfloat16
+            return _dtypes.as_dtype(value.dtype).category
+        except TypeError:
+            return None
+    return None
+
+
 class _ScalarKind:
     """The dtype a scalar argument is traced and passed with."""
 
     @staticmethod
     def of_value(value, index, name):
-        if isinstance(value, bool):
-            return _dtypes.bool_
-        if isinstance(value, int):
-            return _dtypes.int64
-        if isinstance(value, float):
-            return _dtypes.float64
-        # NumPy scalars: by their dtype's category.
-        if type(value).__module__ == "numpy" and hasattr(value, "dtype"):
-            try:
-                category = _dtypes.as_dtype(value.dtype).category
-            except TypeError:
-                category = None
-            if category is not None:
-                return (_dtypes.bool_, _dtypes.int64, _dtypes.float64)[category]
-        raise TypeError("%s: argument %d is declared a scalar (is_tensor=False) "
-                        "but got %s; pass a Python bool, int or float"
-                        % (name, index, type(value).__name__))
+        category = _scalar_category(value)
+        if category is None:
+            raise TypeError("%s: argument %d is declared a scalar (is_tensor="
+                            "False) but got %s; pass a real number (a Python "
+                            "or NumPy bool, int or float)"
+                            % (name, index, type(value).__name__))
+        return (_dtypes.bool_, _dtypes.int64, _dtypes.float64)[category]
 
 
-def _python_value(value, dtype):
-    """`value` converted for packing as a scalar of `dtype`."""
+_INT_RANGES = {d.name: (-(1 << (8 * d.itemsize - 1)), (1 << (8 * d.itemsize - 1)) - 1)
+               for d in _dtypes.ALL_DTYPES if d.is_integer}
+_FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e+38,
+              "float32": 3.4028234663852886e+38,
+              "float64": 1.7976931348623157e+308}
+_INFINITY = float("inf")
+
+
+def _scalar_value(value, dtype):
+    """`value` checked and converted for packing as a scalar of `dtype`:
+    TypeError when it is no real number (see _scalar_category) or a float
+    where an integer is declared, OverflowError when it is out of the
+    dtype's range (floats: when it rounds to infinity; infinities and NaNs
+    pass)."""
+    category = _scalar_category(value)
+    if category is None:
+        raise TypeError("expected a real number (a Python or NumPy bool, int "
+                        "or float), got %s" % type(value).__name__)
     if dtype.is_bool:
         return bool(value)
     if dtype.is_integer:
-        if isinstance(value, float):
+        if category == _dtypes.CATEGORY_FLOATING:
             raise TypeError("a float cannot be passed where an integer "
                             "scalar is declared")
-        return int(value)
-    return float(value)
+        value = int(value)
+        low, high = _INT_RANGES[dtype.name]
+        if not low <= value <= high:
+            raise OverflowError("%s is out of range for %s (%d to %d)"
+                                % (_short_repr(value), dtype.name, low, high))
+        return value
+    try:
+        converted = float(value)
+        if abs(converted) == _INFINITY:
+            overflow = value != converted  # a NumPy longdouble beyond float64
+        elif dtype.name == "bfloat16":
+            overflow = (_bf16_bits(converted) & 0x7FFF) == 0x7F80
+        else:
+            overflow = False
+            if dtype.name != "float64":
+                struct.pack("<" + _PACK_CODES[dtype.name], converted)
+    except OverflowError:  # an int beyond float64, a value beyond the dtype
+        overflow = True
+    if overflow:
+        raise OverflowError("%s is out of range for %s (it rounds to "
+                            "infinity; the largest finite value is %r)"
+                            % (_short_repr(value), dtype.name,
+                               _FLOAT_MAX[dtype.name]))
+    return converted
 
 
 _PACK_CODES = {"bool": "?", "int8": "b", "int16": "h", "int32": "i",
@@ -387,6 +440,30 @@ class PointwiseFunction:
                              % (self.__name__, _MAX_RANK, rank))
         return _Instance(self, rank)
 
+    def _scalar(self, i, value):
+        """(dtype, value to pack) of scalar argument `i`, or the error."""
+        name = self.__name__
+        if _arrays.is_array(value):
+            raise TypeError("%s: argument %d is declared a scalar "
+                            "(is_tensor=False) but got a %s"
+                            % (name, i, type(value).__name__))
+        dtype = self.scalar_dtypes[i] or _ScalarKind.of_value(value, i, name)
+        try:
+            return dtype, _scalar_value(value, dtype)
+        except TypeError as e:
+            raise TypeError("%s: argument %d: cannot pass %s as a scalar %s: "
+                            "%s" % (name, i, _short_repr(value), dtype.name,
+                                    e)) from None
+        except OverflowError as e:
+            raise OverflowError("%s: argument %d: %s" % (name, i, e)) from None
+
+    def _check_scalars(self, args):
+        """Raises the error of the first scalar argument in `args` that does
+        not pass (the Python fast path's packing failed on one)."""
+        for i, tensor in enumerate(self.is_tensor):
+            if not tensor and i < len(args):
+                self._scalar(i, args[i])
+
     # -- the call --
     def _call(self, args, outputs, forced_rank):
         name = self.__name__
@@ -410,10 +487,14 @@ class PointwiseFunction:
         as_view = _arrays.as_view
         for i, (value, tensor) in enumerate(zip(args, self.is_tensor)):
             if tensor:
-                if isinstance(value, (bool, int, float, complex)):
+                if isinstance(value, (bool, int, float, complex)) or \
+                        not _arrays.is_array(value) and \
+                        _scalar_category(value) is not None:
                     raise TypeError("%s: argument %d is declared a tensor "
-                                    "(is_tensor=True) but got a Python %s"
-                                    % (name, i, type(value).__name__))
+                                    "(is_tensor=True) but got a %s%s"
+                                    % (name, i, "Python " if type(value)
+                                       in (bool, int, float, complex) else "",
+                                       type(value).__name__))
                 try:
                     view = as_view(value)
                 except TypeError as e:
@@ -424,17 +505,8 @@ class PointwiseFunction:
                 if first is None:
                     first = view
             else:
-                if _arrays.is_array(value):
-                    raise TypeError("%s: argument %d is declared a scalar "
-                                    "(is_tensor=False) but got a %s"
-                                    % (name, i, type(value).__name__))
-                dtype = self.scalar_dtypes[i] or _ScalarKind.of_value(value, i, name)
-                try:
-                    values.append(_python_value(value, dtype))
-                except (TypeError, ValueError) as e:
-                    raise TypeError("%s: argument %d: cannot pass %r as a "
-                                    "scalar %s: %s" % (name, i, value,
-                                                       dtype.name, e)) from None
+                dtype, value = self._scalar(i, value)
+                values.append(value)
                 signature.append((dtype, "scalar"))
         signature = tuple(signature)
 
@@ -666,7 +738,14 @@ def _build_fast_path(function):
     lines.append("    if state_device(state, 'device', None) != device or "
                  "state_device(state, 'stream', -1) != stream:")
     lines.append("        launcher.select(device, stream)")
-    lines.append("    launcher.launch((%s,))" % ", ".join(pack))
+    if scalars:  # a value out of its dtype's range: the general path's error
+        lines.append("    try:")
+        lines.append("        launcher.launch((%s,))" % ", ".join(pack))
+        lines.append("    except (struct_error, OverflowError):")
+        lines.append("        check_scalars(args)")
+        lines.append("        raise")
+    else:
+        lines.append("    launcher.launch((%s,))" % ", ".join(pack))
     if k == 1:
         lines.append("    return o0")
     else:
@@ -674,7 +753,8 @@ def _build_fast_path(function):
     namespace = {"T": torch.Tensor, "slow": function._call,
                  "plans": function._plans, "empty_like": torch.empty_like,
                  "raw_stream": raw_stream, "state": _thread_state,
-                 "state_device": getattr}
+                 "state_device": getattr, "struct_error": struct.error,
+                 "check_scalars": function._check_scalars}
     source = "\n".join(lines) + "\n"
     exec(compile(source, "<pointwise fast path %s>" % function.__name__,
                  "exec"), namespace)
@@ -708,6 +788,11 @@ class LayoutError(PointwiseError, ValueError):
     """The runtime rejected the operands' layout: outputs that overlap each
     other or partially overlap an input, shapes that do not broadcast,
     misaligned or null data."""
+
+
+def _short_repr(value):
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _positional_parameters(fn, name):

@@ -26,6 +26,7 @@
 #include "TensorAccess.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -137,15 +138,18 @@ int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream) {
 }
 
 /// Packs one scalar as the kernel expects it (`code` as in Python's
-/// struct module). False when the value does not fit: the general path then
-/// reports it.
+/// struct module). False, with no Python error set, when the value does not
+/// fit (out of the type's range, a float that rounds to infinity): the
+/// general path then reports it.
 bool packScalar(PyObject *value, char code, int64_t &word) {
   word = 0;
   switch (code) {
   case '?': {
     int truth = PyObject_IsTrue(value);
-    if (truth < 0)
+    if (truth < 0) {
+      PyErr_Clear();
       return false;
+    }
     word = truth;
     return true;
   }
@@ -157,8 +161,10 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
       return false;
     int overflow = 0;
     long long integer = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (overflow || (integer == -1 && PyErr_Occurred()))
+    if (overflow || (integer == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
       return false;
+    }
     int bits = code == 'b' ? 8 : code == 'h' ? 16 : code == 'i' ? 32 : 64;
     if (bits < 64) {
       long long limit = 1LL << (bits - 1);
@@ -172,13 +178,17 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
   case 'f':
   case 'd': {
     double real = PyFloat_AsDouble(value);
-    if (real == -1.0 && PyErr_Occurred())
+    if (real == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear(); // an int beyond a double's range
       return false;
+    }
     if (code == 'd') {
       static_assert(sizeof(double) == sizeof(int64_t));
       std::memcpy(&word, &real, sizeof(real));
     } else {
       float narrow = static_cast<float>(real);
+      if (std::isinf(narrow) && !std::isinf(real))
+        return false; // rounds to infinity: out of float32's range
       std::memcpy(&word, &narrow, sizeof(narrow));
     }
     return true;

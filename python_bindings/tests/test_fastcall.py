@@ -202,6 +202,7 @@ def test_two_outputs_of_planned_dtypes(fastcall):
 @pytest.mark.parametrize("case", [
     "no plan", "argument count", "subclass", "cpu tensor", "shapes differ",
     "devices differ", "not contiguous", "scalar overflows", "float for int",
+    "float32 overflows", "int beyond a double", "truth value fails",
     "unknown keyword", "output dtype", "output shape", "output strided",
     "output device", "output not a tensor"])
 def test_everything_else_goes_to_the_general_path(fastcall, case):
@@ -228,6 +229,18 @@ def test_everything_else_goes_to_the_general_path(fastcall, case):
     elif case == "float for int":
         h.plan(["f32", "f32"], [float], 1, 0, ["f32"], "  b")
         args = (a, b, 3.0)
+    elif case == "float32 overflows":  # would round to infinity
+        h.plan(["f32", "f32"], [float], 1, 0, ["f32"], "  f")
+        args = (a, b, 1e39)
+    elif case == "int beyond a double":
+        h.plan(["f32", "f32"], [int], 1, 0, ["f32"], "  d")
+        args = (a, b, 10 ** 400)
+    elif case == "truth value fails":
+        class Unsure(int):
+            def __bool__(self):
+                raise ValueError("no truth value")
+        h.plan(["f32", "f32"], [Unsure], 1, 0, ["f32"], "  ?")
+        args = (a, b, Unsure(1))
     elif case == "unknown keyword":
         outputs = {"out7": FakeTensor((4,))}
     elif case == "output dtype":

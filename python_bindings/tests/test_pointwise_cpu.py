@@ -615,3 +615,162 @@ def test_cache_file_replaced_by_another_library_is_compiled_again(
                     _cached_library(tmp_path / "three"))
     assert run(tmp_path / "three", lambda x, y: x * 3.0 + y) == ["compiled"]
     assert run(tmp_path / "three", lambda x, y: x * 3.0 + y) == ["disk"]
+
+
+@pw.pointwise(is_tensor=[True, False], promotion_methods=[(0, 1, "DEFAULT")])
+def add_any(x, s):
+    return x + s
+
+
+def _scalar_function(dtype):
+    return pw.pointwise(is_tensor=[True, False], dtypes=[None, dtype],
+                        promotion_methods=[(0, "DEFAULT")],
+                        name="add_" + getattr(dtype, "__name__", str(dtype)))(
+                            lambda x, s: x + s)
+
+
+@pytest.mark.parametrize("dtype, value", [
+    (bool, "False"), (bool, "x"), (float, "3"), (int, "3"), ("float32", b"1"),
+    (float, None), (float, 1j), (None, "3"), (None, None), (None, 2j),
+    (None, [1.0]), (None, np.complex64(1)), ("float32", np.complex128(1))])
+def test_scalars_must_be_real_numbers(dtype, value):
+    a = np.arange(3.0)
+    fn = add_any if dtype is None else _scalar_function(dtype)
+    with pytest.raises(TypeError, match=r"^%s: argument 1.* (got|but got "
+                       r"a?)\s?%s" % (fn.__name__, type(value).__name__)):
+        fn(a, value)
+
+
+def test_bool_scalar_string_is_not_true():
+    @pw.pointwise(is_tensor=[True, False], dtypes=[None, bool],
+                  promotion_methods=[(0, 1, "DEFAULT")])
+    def negate_unless(x, flag):
+        return pw.where(flag, x, -x)
+
+    a = np.arange(3.0)
+    np.testing.assert_array_equal(negate_unless(a, False), -a)
+    np.testing.assert_array_equal(negate_unless(a, np.bool_(False)), -a)
+    np.testing.assert_array_equal(negate_unless(a, True), a)
+    with pytest.raises(TypeError, match="cannot pass 'False' as a scalar bool"):
+        negate_unless(a, "False")
+
+
+@pytest.mark.parametrize("value", [
+    np.float64(0.5), np.float32(0.5), np.float16(0.5), np.arange(2.0).mean()])
+def test_numpy_scalars_are_scalars(value):
+    a = np.arange(4.0)
+    np.testing.assert_array_equal(axpy(a, a, value), a * 1.5)
+    np.testing.assert_array_equal(_scalar_function(None)(a, value), a + 0.5)
+    np.testing.assert_array_equal(add_any(a, value), a + 0.5)
+
+
+def test_numpy_integer_and_bool_scalars():
+    x = np.arange(-3, 3, dtype=np.int16)
+    z = add_any(x, np.int64(3))  # an integer scalar: the tensor's dtype
+    assert z.dtype == np.int16
+    np.testing.assert_array_equal(z, x + 3)
+    z = add_any(x, np.uint8(3))
+    assert z.dtype == np.int16
+    np.testing.assert_array_equal(z, x + 3)
+    z = add_any(x, np.float32(0.5))  # a float scalar: float32
+    assert z.dtype == np.float32
+    np.testing.assert_array_equal(z, x + 0.5)
+    z = add_any(np.array([True, False]), np.bool_(True))
+    np.testing.assert_array_equal(z, [True, True])
+    np.testing.assert_array_equal(_scalar_function("int8")(x, np.int32(-7)),
+                                  x - 7)
+    with pytest.raises(TypeError, match="a float cannot be passed where an "
+                       "integer scalar is declared"):
+        _scalar_function("int8")(x, np.float32(1))
+    with pytest.raises(TypeError, match="declared a scalar .* but got a ndarray"):
+        add_any(x, np.array(1.0))  # a 0-d array is an array
+    with pytest.raises(TypeError, match="declared a tensor .* but got a float64"):
+        copy(np.float64(1.0))
+
+
+@pytest.mark.parametrize("dtype, value, allowed", [
+    (None, 2 ** 63, "-9223372036854775808 to 9223372036854775807"),
+    (None, -2 ** 63 - 1, "-9223372036854775808 to 9223372036854775807"),
+    (None, np.uint64(2 ** 63), "-9223372036854775808 to 9223372036854775807"),
+    ("int8", 300, "-128 to 127"), ("int8", -129, "-128 to 127"),
+    ("int8", np.uint8(200), "-128 to 127"),
+    ("int16", 1 << 15, "-32768 to 32767"),
+    ("int32", -(1 << 31) - 1, "-2147483648 to 2147483647"),
+    ("float32", 1e39, "3.4028234663852886e+38"),
+    ("float32", -3.4028236e38, "3.4028234663852886e+38"),
+    ("float16", 70000, "65504.0"), ("float16", 65520.0, "65504.0"),
+    ("bfloat16", 1e39, "3.3895313892515355e+38"),
+    ("bfloat16", 3.4e38, "3.3895313892515355e+38"),
+    pytest.param("float64", 10 ** 400, "1.7976931348623157e+308",
+                 id="float64-10**400"),
+    pytest.param("float32", 10 ** 400, "3.4028234663852886e+38",
+                 id="float32-10**400")])
+def test_scalars_out_of_range(dtype, value, allowed):
+    fn = add_any if dtype is None else _scalar_function(dtype)
+    with pytest.raises(OverflowError) as info:
+        fn(np.arange(3.0), value)
+    message = str(info.value)
+    assert message.startswith("%s: argument 1: " % fn.__name__), message
+    assert "out of range for %s" % (dtype or "int64") in message
+    assert allowed in message
+
+
+@pytest.mark.parametrize("dtype, value", [
+    ("int8", -128), ("int8", 127), (None, -2 ** 63), (None, 2 ** 63 - 1),
+    ("float16", 65504.0), ("float16", 65519.0), ("float32", 3.4028235e38),
+    ("bfloat16", 3.38e38), ("float32", float("inf")), ("float16", -np.inf),
+    ("float32", float("nan"))])
+def test_scalars_at_the_ends_of_the_range(dtype, value):
+    fn = _scalar_function(dtype) if dtype else add_any
+    x = np.zeros(2, dtype=np.float64 if dtype in ("float32", "bfloat16",
+                                                  "float16") else np.int64)
+    z = fn(x, value)
+    expected = np.float64(np.array(value, dtype=dtype or "int64")) \
+        if dtype != "bfloat16" else 3.3762391e38
+    np.testing.assert_allclose(z, [expected, expected], rtol=1e-7)
+
+
+def test_python_fast_path_reports_scalars_out_of_range(monkeypatch):
+    """The generated fast path (torch, without the C extension) gives the
+    general path's error for a scalar its packing rejects."""
+    import struct
+    import types
+
+    from pointwise import _pointwise
+
+    class Tensor:  # what the fast path reads of a torch.Tensor
+        shape, dtype, is_cuda = (4,), "f32", True
+
+        def is_contiguous(self):
+            return True
+
+        def get_device(self):
+            return 0
+
+        def stride(self):
+            return (1,)
+
+        def data_ptr(self):
+            return 0
+
+    torch = types.ModuleType("torch")
+    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda d: 0)
+    torch.Tensor = Tensor
+    torch.empty_like = lambda t, dtype=None: Tensor()
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    monkeypatch.setattr(_pointwise, "_load_fastcall", lambda runtime: None)
+
+    class Launcher:
+        def select(self, device, stream):
+            pass
+
+        def launch(self, values):  # packs as _Launcher does
+            struct.pack("<qqqqqfqqqqq", *values)
+
+    fn = _scalar_function("float32")
+    fast = _pointwise._build_fast_path(fn)
+    fn._plans[(("f32",), (float,), 1, 0)] = (Launcher(), ("f32",))
+    assert isinstance(fast((Tensor(), 2.0), {}), Tensor)
+    with pytest.raises(OverflowError, match=r"^add_float32: argument 1: 1e\+39 "
+                       "is out of range for float32"):
+        fast((Tensor(), 1e39), {})
