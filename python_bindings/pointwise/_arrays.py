@@ -288,8 +288,13 @@ def as_view(obj):
         if torch is not None and isinstance(obj, torch.Tensor):
             _torch_tensor = torch.Tensor
             return _torch_view(obj)
-    if module == "numpy" and hasattr(obj, "__array_interface__") and \
-            hasattr(obj, "ctypes"):
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(obj, numpy.ndarray):  # subclasses too
+        masked = sys.modules.get("numpy.ma")
+        if masked is not None and isinstance(obj, masked.MaskedArray):
+            raise TypeError("masked arrays are not supported (the mask "
+                            "cannot be honored); pass a.filled(value) or "
+                            "a.data")
         return _numpy_view(obj)
     interface = getattr(obj, "__cuda_array_interface__", None)
     if interface is not None:

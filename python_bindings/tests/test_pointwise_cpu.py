@@ -774,3 +774,42 @@ def test_python_fast_path_reports_scalars_out_of_range(monkeypatch):
     with pytest.raises(OverflowError, match=r"^add_float32: argument 1: 1e\+39 "
                        "is out of range for float32"):
         fast((Tensor(), 1e39), {})
+
+
+class _Subclass(np.ndarray):
+    pass
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # np.matrix
+def test_numpy_subclasses_are_numpy_arrays():
+    a = np.arange(6.0).reshape(2, 3).view(_Subclass)
+    z = axpy(a, a, 2.0)  # allocated by NumPy next to a subclass
+    assert type(z) is np.ndarray
+    np.testing.assert_array_equal(z, np.arange(6.0).reshape(2, 3) * 3)
+    out = np.zeros((3, 2)).view(_Subclass).T
+    assert axpy(a, a, 1.0, out0=out) is out
+    np.testing.assert_array_equal(out, a * 2)
+    m = np.matrix([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(copy(m), [[1.0, 2.0], [3.0, 4.0]])
+    flipped = pw.StridedBuffer(np.arange(4.0).view(_Subclass), strides=(-1,),
+                               offset=3)
+    np.testing.assert_array_equal(copy(flipped), [3.0, 2.0, 1.0, 0.0])
+    read_only = np.zeros(3).view(_Subclass)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="^copy: out0 is read-only"):
+        copy(np.ones(3), out0=read_only)
+    np.testing.assert_array_equal(read_only, np.zeros(3))
+
+
+def test_masked_arrays_are_rejected():
+    masked = np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    with pytest.raises(TypeError, match="^copy: argument 0: masked arrays are "
+                       "not supported"):
+        copy(masked)
+    out = np.ma.zeros(3)
+    with pytest.raises(TypeError, match="^copy: out0: masked arrays"):
+        copy(np.ones(3), out0=out)
+    np.testing.assert_array_equal(out.data, np.zeros(3))
+    with pytest.raises(TypeError, match="masked arrays"):
+        pw.StridedBuffer(masked, strides=(-1,), offset=2)
+    np.testing.assert_array_equal(copy(masked.filled(0.0)), [1.0, 0.0, 3.0])
