@@ -10,6 +10,11 @@
 
 #include "CheckedArithmetic.h"
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 using namespace pointwise::layout;
 
 namespace {
@@ -97,20 +102,97 @@ static bool isExactAlias(const StridedLayout &output,
   }
 }
 
+/// Elements up to which a layout whose strides do not nest is checked one
+/// by one for two elements at one offset.
+constexpr int64_t kExactOverlapCheckElements = int64_t(1) << 16;
+
+static std::string formatList(const std::vector<int64_t> &values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text + "]";
+}
+
+/// Whether the dims of size > 1 of `layout` (no stride 0 among them) nest:
+/// sorted by stride magnitude, each stride exceeds the largest offset the
+/// smaller ones reach. Then every element has its own offset.
+static bool hasNestedStrides(const StridedLayout &layout) {
+  // On the stack for the usual ranks: this runs on every launch.
+  constexpr unsigned kInlineDims = 16;
+  std::pair<uint64_t, uint64_t> inlineDims[kInlineDims];
+  std::vector<std::pair<uint64_t, uint64_t>> heapDims;
+  std::pair<uint64_t, uint64_t> *dims = inlineDims;
+  if (layout.rank() > kInlineDims) {
+    heapDims.resize(layout.rank());
+    dims = heapDims.data();
+  }
+  unsigned count = 0;
+  for (unsigned d = 0; d < layout.rank(); ++d)
+    if (layout.sizes[d] > 1)
+      dims[count++] = {detail::magnitude(layout.strides[d]),
+                       static_cast<uint64_t>(layout.sizes[d] - 1)};
+  std::sort(dims, dims + count);
+  // The layout is verified: its offsets, hence this sum, fit in int64.
+  uint64_t reach = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    if (dims[i].first <= reach)
+      return false;
+    reach += dims[i].first * dims[i].second;
+  }
+  return true;
+}
+
+/// The offsets of every element of `layout`, sorted: for layouts of at most
+/// kExactOverlapCheckElements elements.
+static std::vector<int64_t> listOffsets(const StridedLayout &layout) {
+  std::vector<int64_t> offsets{0};
+  for (unsigned d = 0; d < layout.rank(); ++d) {
+    std::vector<int64_t> next;
+    next.reserve(offsets.size() * layout.sizes[d]);
+    for (int64_t offset : offsets)
+      for (int64_t i = 0; i < layout.sizes[d]; ++i)
+        next.push_back(offset + i * layout.strides[d]);
+    offsets.swap(next);
+  }
+  std::sort(offsets.begin(), offsets.end());
+  return offsets;
+}
+
 LayoutResult<void>
 pointwise::layout::checkNoInternalOverlap(const StridedLayout &output,
                                           unsigned operandIndex) {
   LayoutResult<void> valid = verifyStridedLayout(output, operandIndex);
   if (!valid)
     return valid;
-  if (*detail::countElements(output.sizes) == 0)
+  int64_t elements = *detail::countElements(output.sizes);
+  if (elements == 0)
     return {};
+  std::string name = "output operand #" + std::to_string(operandIndex);
   for (unsigned d = 0; d < output.rank(); ++d)
     if (output.sizes[d] > 1 && output.strides[d] == 0)
-      return LayoutError{"output operand #" + std::to_string(operandIndex) +
-                         " overlaps itself: dim " + std::to_string(d) +
+      return LayoutError{name + " overlaps itself: dim " + std::to_string(d) +
                          " has size " + std::to_string(output.sizes[d]) +
                          " and stride 0"};
+  if (hasNestedStrides(output))
+    return {};
+  std::string layout = "sizes " + formatList(output.sizes) + ", strides " +
+                       formatList(output.strides);
+  if (elements > kExactOverlapCheckElements)
+    return LayoutError{
+        name +
+        " may overlap itself and is too large to check element by "
+        "element (" +
+        std::to_string(elements) + " elements; " + layout +
+        "): sorted by magnitude, each stride must exceed the largest offset "
+        "of the dims with smaller strides"};
+  std::vector<int64_t> offsets = listOffsets(output);
+  auto repeated = std::adjacent_find(offsets.begin(), offsets.end());
+  if (repeated != offsets.end())
+    return LayoutError{name +
+                       " overlaps itself: two of its elements are at "
+                       "element offset " +
+                       std::to_string(output.offset + *repeated) + " (" +
+                       layout + ")"};
   return {};
 }
 

@@ -7,9 +7,13 @@
 // A pointwise kernel writes every output element once, from many threads, in
 // no particular order. That is only well defined when
 //
-//   * no non-empty output overlaps itself. The rule checked is that no dim of
-//     size > 1 has stride 0; rarer self-overlapping strides (a 2x2 output
-//     with strides [1, 1]) are not detected;
+//   * no non-empty output overlaps itself: no dim of size > 1 has stride 0,
+//     and the strides of the dims of size > 1 nest (sorted by magnitude, each
+//     exceeds the largest offset the smaller ones reach), or else, for
+//     outputs of at most 65536 elements, no two elements share an offset
+//     when listed one by one (sizes [3, 2] with strides [2, 3] pass, [2, 3]
+//     with [1, 1] fail). Larger outputs whose strides do not nest are
+//     rejected: they may overlap and are too large to check;
 //   * no output overlaps another output;
 //   * no output partially overlaps an input. Exact aliasing is allowed: an
 //     input that is the same view of the same memory as an output (same
@@ -42,7 +46,7 @@ struct OperandBuffer {
   int64_t elementByteSize = 0;
 };
 
-/// Fails when the non-empty `output` has a dim of size > 1 and stride 0.
+/// Fails when the non-empty `output` overlaps itself or may (see above).
 /// Needs no addresses, so the verifier checks static memref types with it.
 /// `operandIndex` names the output in the message.
 LayoutResult<void> checkNoInternalOverlap(const StridedLayout &output,

@@ -42,6 +42,41 @@ TEST(InternalOverlapTest, StrideZeroIsFineOnUnitAndEmptyOutputs) {
   EXPECT_TRUE(checkNoInternalOverlap({{}, {}, 0}, 0));
 }
 
+TEST(InternalOverlapTest, StridesThatDoNotNestAreCheckedElementByElement) {
+  // Offsets 0..3 twice over: (i, j) and (i + 1, j - 1) meet.
+  LayoutResult<void> result = checkNoInternalOverlap({{2, 3}, {1, 1}, 5}, 1);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error(),
+            "output operand #1 overlaps itself: two of its elements are at "
+            "element offset 6 (sizes [2, 3], strides [1, 1])");
+  // 0, 2, 4 and 3, 5, 7: the strides do not nest, yet every offset differs.
+  EXPECT_TRUE(checkNoInternalOverlap({{3, 2}, {2, 3}, 0}, 0));
+  // Negative strides are compared by magnitude: offsets 0, -3 and 2, -1 ...
+  EXPECT_TRUE(checkNoInternalOverlap({{2, 3}, {-3, 2}, 9}, 0));
+  LayoutResult<void> negative = checkNoInternalOverlap({{3, 3}, {-2, 1}, 9}, 0);
+  ASSERT_FALSE(negative);
+  EXPECT_NE(negative.error().find("overlaps itself"), std::string::npos);
+}
+
+TEST(InternalOverlapTest, NestedStridesPassWithoutAListing) {
+  // Transposed, padded, sliced and flipped outputs of any size.
+  EXPECT_TRUE(checkNoInternalOverlap({{1 << 20, 1 << 10}, {1, 1 << 20}, 0}, 0));
+  EXPECT_TRUE(checkNoInternalOverlap({{1 << 20, 64}, {65, 1}, 0}, 0));
+  EXPECT_TRUE(checkNoInternalOverlap({{1 << 20, 64}, {-128, -2}, 1 << 30}, 0));
+  EXPECT_TRUE(checkNoInternalOverlap({{8, 1, 8}, {8, 0, 1}, 0}, 0));
+}
+
+TEST(InternalOverlapTest, LargeOutputsThatMayOverlapAreRejected) {
+  LayoutResult<void> result =
+      checkNoInternalOverlap({{1 << 10, 1 << 10}, {3, 2}, 0}, 0);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error(),
+            "output operand #0 may overlap itself and is too large to check "
+            "element by element (1048576 elements; sizes [1024, 1024], "
+            "strides [3, 2]): sorted by magnitude, each stride must exceed the "
+            "largest offset of the dims with smaller strides");
+}
+
 TEST(InternalOverlapTest, MalformedOutputIsAnError) {
   LayoutResult<void> result = checkNoInternalOverlap({{4}, {}, 0}, 0);
   ASSERT_FALSE(result);
