@@ -293,6 +293,20 @@ func.func @body_uses_tensor_type(%a: memref<4xf32>, %c: memref<4xf32>) {
 
 // -----
 
+func.func @body_region_op_is_not_control_flow(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'affine.parallel' op has regions but is not structured control flow; a 'pointwise.map' body allows region ops that implement RegionBranchOpInterface (scf.if, scf.for, scf.while, ...) only}}
+    %0 = affine.parallel (%i) = (0) to (4) reduce ("addf") -> f32 {
+      affine.yield %x : f32
+    }
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
 func.func private @opaque(f32) -> f32
 
 func.func @body_calls_a_function(%a: memref<4xf32>, %c: memref<4xf32>) {

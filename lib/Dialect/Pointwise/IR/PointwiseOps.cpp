@@ -8,6 +8,7 @@
 
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -230,6 +231,17 @@ LogicalResult MapOp::verifyRegions() {
           << "uses the non-scalar type " << type
           << "; a 'pointwise.map' body computes on integer, index and float "
              "values only";
+      return WalkResult::interrupt();
+    }
+    // Lowerings compute f16/bf16 in f32 through regions whose values flow
+    // as RegionBranchOpInterface describes; other region ops would compute
+    // in f16 or not lower at all.
+    if (nested->getNumRegions() != 0 && !isa<RegionBranchOpInterface>(nested) &&
+        !nested->hasTrait<OpTrait::IsTerminator>()) {
+      nested->emitOpError()
+          << "has regions but is not structured control flow; a "
+             "'pointwise.map' body allows region ops that implement "
+             "RegionBranchOpInterface (scf.if, scf.for, scf.while, ...) only";
       return WalkResult::interrupt();
     }
     if (!isMemoryEffectFree(nested)) {

@@ -35,11 +35,15 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       type of a memref input or the type of a scalar input. It ends with
       `pointwise.yield` of one value per output, of that output's element
       type. Only side-effect-free ops on scalar values may appear inside.
+      Ops with regions must be structured control flow, i.e. implement
+      `RegionBranchOpInterface` (`scf.if`, `scf.for`, `scf.while`, ...);
+      their regions may use any value of the body.
     - Element types of memrefs: i1, i8, i16, i32, i64, f16, bf16, f32, f64.
-    - Arithmetic on f16 and bf16 values in the body is evaluated in f32 and
-      rounded once, when the value is stored ("opmath", as PyTorch does); an
-      explicit `arith.truncf` in the body still rounds where it stands.
-      Every lowering, CPU and GPU, implements these semantics.
+    - Arithmetic on f16 and bf16 values in the body, inside structured
+      control flow too, is evaluated in f32 and rounded once, when the value
+      is stored ("opmath", as PyTorch does); an explicit `arith.truncf` in
+      the body still rounds where it stands. Every lowering, CPU and GPU,
+      implements these semantics.
 
     Statically impossible broadcasts and overlaps are verifier errors;
     dynamic ones are checked when the kernel runs.
