@@ -1,5 +1,6 @@
-// Map bodies with structured control flow compile to PTX that ptxas
-// accepts.
+// Map bodies with structured control flow, and with integers wider than 64
+// bits outside conversions to or from floating point, compile to PTX that
+// ptxas accepts.
 // RUN: pw-opt %s --pw-gpu-pipeline=format=isa | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s
 // REQUIRES: ptxas
 
@@ -53,6 +54,23 @@ func.func @halve_below_one(%a: memref<?xf32>, %c: memref<?xf32>) {
       scf.yield %h : f32
     }
     pointwise.yield %r : f32
+  }
+  return
+}
+
+// i128 multiplication and division compile (NVPTX expands the division);
+// only conversions to and from floating point are out of reach.
+// CHECK-LABEL: .visible .entry wide_quotient_kernel(
+func.func @wide_quotient(%a: memref<?xi64>, %b: memref<?xi64>, %c: memref<?xf64>) {
+  pointwise.map ins(%a, %b : memref<?xi64>, memref<?xi64>) outs(%c : memref<?xf64>) {
+  ^bb0(%x: i64, %y: i64):
+    %wx = arith.extsi %x : i64 to i128
+    %wy = arith.extsi %y : i64 to i128
+    %p = arith.muli %wx, %wx : i128
+    %q = arith.divsi %p, %wy : i128
+    %n = arith.trunci %q : i128 to i64
+    %r = arith.sitofp %n : i64 to f64
+    pointwise.yield %r : f64
   }
   return
 }
