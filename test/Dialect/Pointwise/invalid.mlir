@@ -271,7 +271,7 @@ func.func @yield_outside_map() {
 func.func @body_uses_vector_type(%a: memref<4xf32>, %c: memref<4xf32>) {
   pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
   ^bb0(%x: f32):
-    // expected-error @+1 {{'vector.broadcast' op uses the non-scalar type 'vector<4xf32>'; a 'pointwise.map' body computes on integer, index and float values only}}
+    // expected-error @+1 {{'vector.broadcast' op uses the non-scalar type 'vector<4xf32>'; a 'pointwise.map' body computes on integer, index, f16, bf16, f32 and f64 values only}}
     %v = vector.broadcast %x : f32 to vector<4xf32>
     %0 = vector.extract %v[0] : f32 from vector<4xf32>
     pointwise.yield %0 : f32
@@ -287,6 +287,105 @@ func.func @body_uses_tensor_type(%a: memref<4xf32>, %c: memref<4xf32>) {
     // expected-error @+1 {{'tensor.from_elements' op uses the non-scalar type 'tensor<1xf32>'}}
     %t = tensor.from_elements %x : tensor<1xf32>
     pointwise.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// f8, f6, f4 and tf32 have no LLVM lowering of their conversions on either
+// path; f80 and f128 none on the GPU.
+func.func @body_truncates_to_f8(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.truncf' op uses the float type 'f8E4M3FN'; a 'pointwise.map' body computes on integer, index, f16, bf16, f32 and f64 values only}}
+    %0 = arith.truncf %x : f32 to f8E4M3FN
+    %1 = arith.extf %0 : f8E4M3FN to f32
+    pointwise.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+func.func @body_truncates_to_f4(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.truncf' op uses the float type 'f4E2M1FN'}}
+    %0 = arith.truncf %x : f32 to f4E2M1FN
+    %1 = arith.extf %0 : f4E2M1FN to f32
+    pointwise.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+func.func @body_truncates_to_tf32(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.truncf' op uses the float type 'tf32'}}
+    %0 = arith.truncf %x : f32 to tf32
+    %1 = arith.extf %0 : tf32 to f32
+    pointwise.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+func.func @body_extends_to_f128(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.extf' op uses the float type 'f128'}}
+    %0 = arith.extf %x : f32 to f128
+    %1 = arith.truncf %0 : f128 to f32
+    pointwise.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+func.func @body_constant_of_f80(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.constant' op uses the float type 'f80'}}
+    %0 = arith.constant 1.0 : f80
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// A region argument of an unsupported type is found even when no op uses it.
+func.func @body_region_argument_of_f8(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'scf.execute_region' op uses the float type 'f8E5M2'}}
+    %0 = scf.execute_region -> f32 {
+      cf.br ^bb2
+    ^bb1(%unused: f8E5M2):
+      cf.br ^bb2
+    ^bb2:
+      scf.yield %x : f32
+    }
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+func.func @body_region_op_is_not_control_flow(%a: memref<4xf32>, %c: memref<4xf32>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'affine.parallel' op has regions but is not structured control flow; a 'pointwise.map' body allows region ops that implement RegionBranchOpInterface (scf.if, scf.for, scf.while, ...) only}}
+    %0 = affine.parallel (%i) = (0) to (4) reduce ("addf") -> f32 {
+      affine.yield %x : f32
+    }
+    pointwise.yield %0 : f32
   }
   return
 }

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -34,9 +35,31 @@ bool isSupportedScalarInputType(Type type) {
   return type.isIndex() || isSupportedElementType(type);
 }
 
-/// Values the body may compute with.
-bool isScalarValueType(Type type) {
-  return isa<IntegerType, IndexType, FloatType>(type);
+/// Values the body may compute with: integers of any width, index, and the
+/// floats of memref elements. Both lowerings compute with these; other float
+/// types (f8, f6, f4, tf32, f80, f128) have no LLVM lowering on one path or
+/// the other.
+bool isBodyValueType(Type type) {
+  if (isa<IntegerType, IndexType>(type))
+    return true;
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+/// The first type among the operands, results and region arguments of `op`
+/// that a body may not compute with, or null.
+Type findUnsupportedBodyType(Operation *op) {
+  for (Type type : op->getOperandTypes())
+    if (!isBodyValueType(type))
+      return type;
+  for (Type type : op->getResultTypes())
+    if (!isBodyValueType(type))
+      return type;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Type type : block.getArgumentTypes())
+        if (!isBodyValueType(type))
+          return type;
+  return Type();
 }
 } // namespace
 
@@ -217,19 +240,23 @@ LogicalResult MapOp::verifyRegions() {
   WalkResult result = body.walk([](Operation *nested) {
     if (isa<YieldOp>(nested))
       return WalkResult::advance();
-    auto isNotScalar = [](Type type) { return !isScalarValueType(type); };
-    auto operandTypes = nested->getOperandTypes();
-    auto resultTypes = nested->getResultTypes();
-    auto nonScalar = llvm::find_if(operandTypes, isNotScalar);
-    if (nonScalar != operandTypes.end() ||
-        llvm::any_of(resultTypes, isNotScalar)) {
-      Type type = nonScalar != operandTypes.end()
-                      ? *nonScalar
-                      : *llvm::find_if(resultTypes, isNotScalar);
+    if (Type type = findUnsupportedBodyType(nested)) {
       nested->emitOpError()
-          << "uses the non-scalar type " << type
-          << "; a 'pointwise.map' body computes on integer, index and float "
-             "values only";
+          << "uses the " << (isa<FloatType>(type) ? "float" : "non-scalar")
+          << " type " << type
+          << "; a 'pointwise.map' body computes on integer, index, f16, bf16, "
+             "f32 and f64 values only";
+      return WalkResult::interrupt();
+    }
+    // Lowerings compute f16/bf16 in f32 through regions whose values flow
+    // as RegionBranchOpInterface describes; other region ops would compute
+    // in f16 or not lower at all.
+    if (nested->getNumRegions() != 0 && !isa<RegionBranchOpInterface>(nested) &&
+        !nested->hasTrait<OpTrait::IsTerminator>()) {
+      nested->emitOpError()
+          << "has regions but is not structured control flow; a "
+             "'pointwise.map' body allows region ops that implement "
+             "RegionBranchOpInterface (scf.if, scf.for, scf.while, ...) only";
       return WalkResult::interrupt();
     }
     if (!isMemoryEffectFree(nested)) {

@@ -13,6 +13,7 @@
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace pointwise {
@@ -183,6 +185,32 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks,
   return success();
 }
 
+/// Integers wider than this cannot be converted to or from floating point on
+/// the GPU: NVPTX has no library to call for it, and LLVM aborts.
+constexpr unsigned kMaxGpuConvertedIntegerWidth = 64;
+
+/// Rejects the ops in `blocks` that NVPTX cannot compile, at the location of
+/// the map body op they come from.
+LogicalResult verifyGpuCompilable(scf::ParallelOp blocks) {
+  WalkResult result = blocks.walk([](Operation *op) {
+    if (!isa<arith::FPToSIOp, arith::FPToUIOp, arith::SIToFPOp,
+             arith::UIToFPOp>(op))
+      return WalkResult::advance();
+    Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+    Type to = getElementTypeOrSelf(op->getResult(0).getType());
+    auto integer = dyn_cast<IntegerType>(isa<IntegerType>(from) ? from : to);
+    if (!integer || integer.getWidth() <= kMaxGpuConvertedIntegerWidth)
+      return WalkResult::advance();
+    op->emitOpError() << "converts between floating point and " << integer
+                      << ", which the GPU lowering does not support: "
+                         "integers converted to or from floating point must "
+                         "be at most "
+                      << kMaxGpuConvertedIntegerWidth << " bits wide";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// Whether the kernel only reads `argument` (through loads, possibly of
 /// views of it).
 bool isOnlyRead(Value argument) {
@@ -212,6 +240,9 @@ struct LowerToGpuPass
           isMappedTo(loop, gpu::Processor::BlockX))
         blockLoops.push_back(loop);
     });
+    for (scf::ParallelOp loop : blockLoops)
+      if (failed(verifyGpuCompilable(loop)))
+        return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : blockLoops)
       if (failed(convertToLaunch(rewriter, loop, transposeBlocksPerSM)))

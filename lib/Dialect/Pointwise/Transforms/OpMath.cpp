@@ -11,6 +11,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/RegionGraphTraits.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/PostOrderIterator.h"
 
 using namespace mlir;
 using namespace pointwise;
@@ -21,6 +25,14 @@ bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
 
 Type getOpMathType(Type type) {
   return isHalf(type) ? Float32Type::get(type.getContext()) : type;
+}
+
+/// Whether `op` can have its f16/bf16 results, region arguments and region
+/// terminator operands all computed in f32: ops that only pass values between
+/// their operands, regions and results (scf.if, scf.for, scf.while, ...)
+/// stay well typed when all of those are promoted alike.
+bool isPromotableControlFlow(Operation &op) {
+  return isa<RegionBranchOpInterface>(op);
 }
 
 /// Tracks, for every body value, its value in the kernel: in f32 where the
@@ -49,7 +61,7 @@ public:
         Type f32 = builder.getF32Type();
         values.map(constant.getResult(),
                    arith::ConstantOp::create(
-                       builder, loc, f32,
+                       builder, op.getLoc(), f32,
                        builder.getFloatAttr(f32, attr.getValueAsDouble())));
         return;
       }
@@ -57,18 +69,24 @@ public:
       // The operand is already at least f32 here.
       Value in = values.lookup(ext.getIn());
       Type target = getOpMathType(ext.getType());
-      values.map(ext.getResult(),
-                 in.getType() == target
-                     ? in
-                     : Value(arith::ExtFOp::create(builder, loc, target, in)));
+      values.map(ext.getResult(), in.getType() == target
+                                      ? in
+                                      : Value(arith::ExtFOp::create(
+                                            builder, op.getLoc(), target, in)));
       return;
     }
     if (auto trunc = dyn_cast<arith::TruncFOp>(op);
         trunc && isHalf(trunc.getType())) {
       // Keep the rounding the body asks for, then go back to f32.
-      Value rounded = arith::TruncFOp::create(builder, loc, trunc.getType(),
-                                              values.lookup(trunc.getIn()));
+      Value rounded = arith::TruncFOp::create(
+          builder, op.getLoc(), trunc.getType(), values.lookup(trunc.getIn()));
       values.map(trunc.getResult(), widen(rounded));
+      return;
+    }
+    // Terminators reach here only from the regions of promotable control
+    // flow, whose region arguments and results are promoted with them.
+    if (isPromotableControlFlow(op) || op.hasTrait<OpTrait::IsTerminator>()) {
+      clonePromoted(op);
       return;
     }
     bool touchesHalf = llvm::any_of(op.getOperandTypes(), isHalf) ||
@@ -77,31 +95,80 @@ public:
                       op.hasTrait<OpTrait::Elementwise>() &&
                       !isa<arith::BitcastOp>(op);
     if (touchesHalf && promotable) {
-      OperationState state(loc, op.getName());
-      for (Value operand : op.getOperands())
-        state.addOperands(values.lookup(operand));
-      for (Type type : op.getResultTypes())
-        state.addTypes(getOpMathType(type));
-      state.addAttributes(op.getAttrs());
-      Operation *promoted = builder.create(state);
-      for (auto [old, result] :
-           llvm::zip(op.getResults(), promoted->getResults()))
-        values.map(old, result);
+      clonePromoted(op);
       return;
     }
-    // Anything else runs in its own types: operands are rounded back to
-    // their storage types first, results widened again.
-    IRMapping storage;
-    for (Value operand : op.getOperands())
-      storage.map(operand, getInStorageType(operand));
-    Operation *copy = builder.clone(op, storage);
-    for (auto [old, result] : llvm::zip(op.getResults(), copy->getResults()))
-      values.map(old, isHalf(result.getType()) ? widen(result) : result);
+    cloneInStorageTypes(op);
   }
 
 private:
   Value widen(Value half) {
     return arith::ExtFOp::create(builder, loc, builder.getF32Type(), half);
+  }
+
+  /// Clones `op` with its operands' opmath values, f16/bf16 results in f32,
+  /// and the blocks of its regions cloned op by op with f16/bf16 arguments in
+  /// f32.
+  void clonePromoted(Operation &op) {
+    SmallVector<Value> operands =
+        llvm::map_to_vector(op.getOperands(), [&](Value operand) {
+          return values.lookup(operand);
+        });
+    SmallVector<Type> resultTypes =
+        llvm::map_to_vector(op.getResultTypes(), getOpMathType);
+    SmallVector<Block *> successors = llvm::map_to_vector(
+        op.getSuccessors(), [&](Block *block) { return values.lookup(block); });
+    Operation *copy = Operation::create(
+        op.getLoc(), op.getName(), resultTypes, operands,
+        NamedAttrList(op.getDiscardableAttrDictionary()),
+        op.getPropertiesStorage(), successors, op.getNumRegions());
+    builder.insert(copy);
+    for (auto [region, copyRegion] :
+         llvm::zip(op.getRegions(), copy->getRegions()))
+      cloneRegion(region, copyRegion);
+    for (auto [old, result] : llvm::zip(op.getResults(), copy->getResults()))
+      values.map(old, result);
+  }
+
+  /// Clones the blocks of `region` reachable from its entry into `copy`, in
+  /// reverse post-order so that every value is cloned before its uses.
+  void cloneRegion(Region &region, Region &copy) {
+    if (region.empty())
+      return;
+    OpBuilder::InsertionGuard guard(builder);
+    llvm::ReversePostOrderTraversal<Block *> blocks(&region.front());
+    for (Block *block : blocks) {
+      SmallVector<Type> types =
+          llvm::map_to_vector(block->getArgumentTypes(), getOpMathType);
+      SmallVector<Location> locs = llvm::map_to_vector(
+          block->getArguments(),
+          [](BlockArgument argument) { return argument.getLoc(); });
+      Block *copyBlock = builder.createBlock(&copy, copy.end(), types, locs);
+      values.map(block, copyBlock);
+      values.map(block->getArguments(), copyBlock->getArguments());
+    }
+    for (Block *block : blocks) {
+      builder.setInsertionPointToEnd(values.lookup(block));
+      for (Operation &op : *block)
+        clone(op);
+    }
+  }
+
+  /// Clones `op` in its own types: operands, and the values from above that
+  /// its regions use (the verifier lets no such op with regions into a body,
+  /// but the clone must not keep uses of the body either way), are rounded
+  /// back to their storage types first; results are widened again.
+  void cloneInStorageTypes(Operation &op) {
+    IRMapping storage;
+    for (Value operand : op.getOperands())
+      storage.map(operand, getInStorageType(operand));
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op.getRegions(), captured);
+    for (Value value : captured)
+      storage.map(value, getInStorageType(value));
+    Operation *copy = builder.clone(op, storage);
+    for (auto [old, result] : llvm::zip(op.getResults(), copy->getResults()))
+      values.map(old, isHalf(result.getType()) ? widen(result) : result);
   }
 
   OpBuilder &builder;

@@ -34,12 +34,22 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     - The body has one block with one argument per `ins` entry: the element
       type of a memref input or the type of a scalar input. It ends with
       `pointwise.yield` of one value per output, of that output's element
-      type. Only side-effect-free ops on scalar values may appear inside.
+      type. Only side-effect-free ops may appear inside, computing on
+      integers (of any width), index, f16, bf16, f32 and f64 values; other
+      float types (f8, f6, f4, tf32, f80, f128) are rejected. Ops with
+      regions must be structured control flow, i.e. implement
+      `RegionBranchOpInterface` (`scf.if`, `scf.for`, `scf.while`, ...);
+      their regions may use any value of the body.
     - Element types of memrefs: i1, i8, i16, i32, i64, f16, bf16, f32, f64.
-    - Arithmetic on f16 and bf16 values in the body is evaluated in f32 and
-      rounded once, when the value is stored ("opmath", as PyTorch does); an
-      explicit `arith.truncf` in the body still rounds where it stands.
-      Every lowering, CPU and GPU, implements these semantics.
+    - Arithmetic on f16 and bf16 values in the body, inside structured
+      control flow too, is evaluated in f32 and rounded once, when the value
+      is stored ("opmath", as PyTorch does); an explicit `arith.truncf` in
+      the body still rounds where it stands. Every lowering, CPU and GPU,
+      implements these semantics.
+    - The GPU lowering rejects conversions between floating point and
+      integers wider than 64 bits (`arith.fptosi`, `arith.fptoui`,
+      `arith.sitofp`, `arith.uitofp`), which NVPTX cannot compile; the CPU
+      lowering supports them.
 
     Statically impossible broadcasts and overlaps are verifier errors;
     dynamic ones are checked when the kernel runs.

@@ -23,9 +23,10 @@ class MapOp;
 
 /// Clones the body of `map` at the builder's insertion point for one element
 /// whose input values are `inputs` (in their storage types). Arithmetic on
-/// f16/bf16 happens in f32; explicit `arith.truncf`/`arith.extf` in the body
-/// keep their rounding. Returns the values to store, in each output's
-/// element type.
+/// f16/bf16 happens in f32, inside the regions of structured control flow
+/// too (whose f16/bf16 results, region arguments and yields become f32);
+/// explicit `arith.truncf`/`arith.extf` in the body keep their rounding.
+/// Returns the values to store, in each output's element type.
 llvm::SmallVector<mlir::Value> cloneBodyInOpMath(mlir::OpBuilder &builder,
                                                  mlir::Location loc, MapOp map,
                                                  mlir::ValueRange inputs);

@@ -247,6 +247,12 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
     `gpu.launch_func`. The strategy is kept on the kernel as
     `pointwise.strategy`.
 
+    Kernel code that NVPTX cannot compile is rejected with a diagnostic
+    before anything changes: conversions between floating point and
+    integers wider than 64 bits (`arith.fptosi`, `arith.fptoui`,
+    `arith.sitofp`, `arith.uitofp`), for which NVPTX has no library to call
+    and LLVM would abort.
+
     Kernel arguments that are memrefs only read by the kernel get
     `llvm.noalias` and `llvm.readonly`, so that, with the bare-pointer
     calling convention, NVPTX loads them with `ld.global.nc`. (Exact
