@@ -152,7 +152,22 @@ _TYPESTR = {("b", 1): "bool", ("i", 1): "int8", ("i", 2): "int16",
 
 
 def _interface_view(obj, interface):
-    typestr = interface["typestr"]
+    try:
+        typestr = interface["typestr"]
+        pointer, readonly = interface["data"]
+        shape = tuple(_index(s) for s in interface["shape"])
+        byte_strides = interface.get("strides")
+        if byte_strides is not None:
+            byte_strides = tuple(_index(s) for s in byte_strides)
+        if not isinstance(typestr, str) or \
+                not isinstance(pointer, (int, type(None))):
+            raise TypeError("'typestr' must be a str and 'data' a (pointer, "
+                            "read-only) pair")
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise TypeError("invalid __cuda_array_interface__ %s: %s%s (expected "
+                        "a dict with 'typestr', 'shape' and 'data')"
+                        % (_short(interface), "missing " if
+                           isinstance(e, KeyError) else "", e)) from None
     size = int(typestr[2:]) if typestr[2:].isdigit() else 0
     name = _TYPESTR.get((typestr[1:2], size))
     if name is None or (typestr[0] == ">" and size > 1):
@@ -160,9 +175,6 @@ def _interface_view(obj, interface):
                         % (typestr, ", ".join(d.name for d in _dtypes.ALL_DTYPES)))
     if interface.get("mask") is not None:
         raise TypeError("masked arrays are not supported")
-    pointer, readonly = interface["data"]
-    shape = tuple(int(s) for s in interface["shape"])
-    byte_strides = interface.get("strides")
     if byte_strides is None:
         strides = _row_major_strides(shape)
     else:
@@ -221,7 +233,18 @@ _DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
 
 
 def _dlpack_view(obj):
-    capsule = obj.__dlpack__()
+    try:
+        capsule = obj.__dlpack__()
+    except BufferError as e:  # e.g. read-only memory
+        raise TypeError("cannot export the %s through __dlpack__: %s"
+                        % (type(obj).__name__, e)) from None
+    is_valid = ctypes.pythonapi.PyCapsule_IsValid
+    is_valid.restype = ctypes.c_int
+    is_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    if not is_valid(capsule, b"dltensor"):
+        raise TypeError("%s.__dlpack__() returned %s, not a DLPack capsule "
+                        "named 'dltensor'"
+                        % (type(obj).__name__, _short(capsule)))
     get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
     get_pointer.restype = ctypes.c_void_p
     get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
@@ -352,20 +375,30 @@ class StridedBuffer:
             base_view = base.view
             base = base.base
         else:
-            base_view = as_view(base)
+            try:
+                base_view = as_view(base)
+            except TypeError as e:
+                raise TypeError("StridedBuffer: base: %s" % e) from None
+            except ValueError as e:
+                raise ValueError("StridedBuffer: base: %s" % e) from None
         self.base = base
-        shape = tuple(int(s) for s in (base_view.shape if shape is None
-                                       else shape))
+        shape = _integers("shape", base_view.shape if shape is None else shape,
+                          0)
         if strides is None:
             if shape != tuple(base_view.shape):
                 raise ValueError("StridedBuffer: a new shape needs strides")
             strides = base_view.strides
-        strides = tuple(int(s) for s in strides)
+        strides = _integers("strides", strides, _INT64_MIN)
         if len(strides) != len(shape):
             raise ValueError("StridedBuffer: %d sizes but %d strides"
                              % (len(shape), len(strides)))
-        if any(s < 0 for s in shape):
-            raise ValueError("StridedBuffer: negative size in %r" % (shape,))
+        if isinstance(offset, bool) or not hasattr(offset, "__index__"):
+            raise TypeError("StridedBuffer: offset must be an integer (in "
+                            "elements), got %r" % (offset,))
+        offset = offset.__index__()
+        if not _INT64_MIN <= base_view.offset + offset <= _INT64_MAX:
+            raise ValueError("StridedBuffer: offset %d is out of the int64 "
+                             "range" % offset)
         element = base_view.dtype
         if dtype is not None:
             dtype = _dtypes.as_dtype(dtype)
@@ -377,7 +410,7 @@ class StridedBuffer:
         else:
             dtype = element
         view = View(base_view.device, base_view.index, base_view.ptr, shape,
-                    strides, base_view.offset + int(offset), dtype,
+                    strides, base_view.offset + offset, dtype,
                     base_view.owner, base_view.readonly, base_view.framework)
         extent = view.extent()
         if extent is not None:
@@ -418,6 +451,41 @@ class StridedBuffer:
                 "dtype=%s, device=%s)" % (list(self.shape), list(self.strides),
                                           self.offset, self.dtype.name,
                                           self.view.device_name))
+
+
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _index(value):
+    """An integer argument as an int: Python and NumPy integers, not floats
+    or bools."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError("expected an integer, got %r" % (value,))
+    return value.__index__()
+
+
+def _integers(what, values, low):
+    """StridedBuffer's `shape` or `strides`: a sequence of integers in
+    low..2**63-1."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError("StridedBuffer: %s must be a sequence of integers, "
+                        "one per dim, got %r" % (what, values))
+    result = []
+    for d, value in enumerate(values):
+        try:
+            value = _index(value)
+        except TypeError as e:
+            raise TypeError("StridedBuffer: %s[%d]: %s" % (what, d, e)) from None
+        if not low <= value <= _INT64_MAX:
+            raise ValueError("StridedBuffer: %s[%d] is %d, out of the range "
+                             "%d..%d" % (what, d, value, low, _INT64_MAX))
+        result.append(value)
+    return tuple(result)
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _allowed_range(view):

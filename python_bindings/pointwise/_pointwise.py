@@ -366,6 +366,13 @@ class PointwiseFunction:
         self.__doc__ = getattr(fn, "__doc__", None)
         self.__wrapped__ = fn
         parameters = _positional_parameters(fn, self.__name__)
+        is_tensor = _per_input_list(is_tensor, "is_tensor", "one bool",
+                                    self.__name__)
+        dtypes = _per_input_list(dtypes, "dtypes", "one dtype (or None)",
+                                 self.__name__)
+        if num_inputs is not None and not _is_count(num_inputs):
+            raise TypeError("%s: num_inputs must be a non-negative integer, "
+                            "got %r" % (self.__name__, num_inputs))
         counts = {len(x) for x in (is_tensor, dtypes) if x is not None}
         if num_inputs is not None:
             counts.add(num_inputs)
@@ -382,6 +389,13 @@ class PointwiseFunction:
             raise ValueError("%s: cannot tell the number of inputs; pass "
                              "num_inputs=" % self.__name__)
         self.num_inputs = n = counts.pop()
+        for i, flag in enumerate(is_tensor or ()):
+            if _scalar_category(flag) not in (_dtypes.CATEGORY_BOOL,
+                                              _dtypes.CATEGORY_INTEGER) or \
+                    flag not in (0, 1):
+                raise TypeError("%s: is_tensor[%d] is %r; expected True (a "
+                                "tensor) or False (a scalar)"
+                                % (self.__name__, i, flag))
         self.is_tensor = tuple(bool(t) for t in (is_tensor or [True] * n))
         declared = list(dtypes or [None] * n)
         self.scalar_dtypes = []
@@ -397,8 +411,16 @@ class PointwiseFunction:
         if promotion_methods is None:
             raise ValueError("%s: promotion_methods is required: one rule per "
                              "output, e.g. [(0, 1, \"DEFAULT\")]" % self.__name__)
-        if num_outputs is None:
+        if num_outputs is None and isinstance(promotion_methods, (list, tuple)):
             num_outputs = len(promotion_methods)
+        if num_outputs is not None and not _is_count(num_outputs):
+            raise TypeError("%s: num_outputs must be a positive integer, got "
+                            "%r" % (self.__name__, num_outputs))
+        if num_outputs == 0:
+            raise ValueError("%s: a pointwise function needs at least one "
+                             "output: promotion_methods has one rule per "
+                             "output, e.g. [(0, 1, \"DEFAULT\")]"
+                             % self.__name__)
         self.num_outputs = num_outputs
         try:
             self.rules = _promotion.parse_promotion_methods(
@@ -434,9 +456,12 @@ class PointwiseFunction:
         """The function at a fixed iteration rank: inputs of lower rank
         broadcast as usual, outputs must have exactly `rank` dims. Useful with
         :class:`StridedBuffer` views (e.g. a flip) and to compile ahead."""
+        if _scalar_category(rank) != _dtypes.CATEGORY_INTEGER:
+            raise TypeError("%s.instantiate: rank must be an integer 0..%d, "
+                            "got %r" % (self.__name__, _MAX_RANK, rank))
         rank = int(rank)
         if not 0 <= rank <= _MAX_RANK:
-            raise ValueError("%s: rank must be 0..%d, got %d"
+            raise ValueError("%s.instantiate: rank must be 0..%d, got %d"
                              % (self.__name__, _MAX_RANK, rank))
         return _Instance(self, rank)
 
@@ -499,6 +524,8 @@ class PointwiseFunction:
                     view = as_view(value)
                 except TypeError as e:
                     raise TypeError("%s: argument %d: %s" % (name, i, e)) from None
+                except ValueError as e:
+                    raise ValueError("%s: argument %d: %s" % (name, i, e)) from None
                 views.append(view)
                 values.append(view)
                 signature.append((view.dtype, "tensor"))
@@ -519,6 +546,8 @@ class PointwiseFunction:
                 view = _arrays.as_view(value)
             except TypeError as e:
                 raise TypeError("%s: out%d: %s" % (name, k, e)) from None
+            except ValueError as e:
+                raise ValueError("%s: out%d: %s" % (name, k, e)) from None
             if view.readonly:
                 raise ValueError("%s: out%d is read-only" % (name, k))
             out_views.append(view)
@@ -578,7 +607,12 @@ class PointwiseFunction:
                 continue
             if dense is None or len(dense) != rank:
                 dense = _dense_strides(shape)
-            results[k] = _arrays.allocate(first, shape, dense, out_dtypes[k])
+            try:
+                results[k] = _arrays.allocate(first, shape, dense, out_dtypes[k])
+            except ValueError as e:  # NumPy: "array is too big"
+                raise ValueError("%s: cannot allocate out%d (shape %s, %s): %s"
+                                 % (name, k, list(shape), out_dtypes[k].name,
+                                    e)) from None
             out_views[k] = _arrays.as_view(results[k])
 
         launcher = self._launcher(rank, signature, tuple(out_dtypes), device)
@@ -788,6 +822,20 @@ class LayoutError(PointwiseError, ValueError):
     """The runtime rejected the operands' layout: outputs that overlap each
     other or partially overlap an input, shapes that do not broadcast,
     misaligned or null data."""
+
+
+def _is_count(value):
+    """Whether `value` is a non-negative integer (not a bool)."""
+    return (_scalar_category(value) == _dtypes.CATEGORY_INTEGER
+            and value >= 0)
+
+
+def _per_input_list(value, what, each, name):
+    """`value` (is_tensor, dtypes): None or a list or tuple."""
+    if value is None or isinstance(value, (list, tuple)):
+        return value
+    raise TypeError("%s: %s must be a list with %s per input, got %r"
+                    % (name, what, each, value))
 
 
 def _short_repr(value):

@@ -182,6 +182,11 @@ class TracingError(TypeError):
     """A traced function did something that cannot become a pointwise body."""
 
 
+class _AttributeTracingError(TracingError, AttributeError):
+    """An attribute a traced Value does not have (``x.real``): a TracingError
+    that ``hasattr`` still reads as a missing attribute."""
+
+
 _HALF = (float16, bfloat16)
 _PARAM_KINDS = ("tensor", "scalar")
 
@@ -374,8 +379,6 @@ class Value:
     """
 
     __slots__ = ("_tracer", "name", "dtype", "wrapped")
-    # NumPy scalars on the left defer to the reflected operators below.
-    __array_ufunc__ = None
 
     def __init__(self, tracer, name, dtype, wrapped):
         self._tracer = tracer
@@ -408,6 +411,46 @@ class Value:
             "cannot depend on it; use pw.where(cond, a, b) to select between "
             "values, pw.maximum/pw.minimum for max/min, the pw functions "
             "(pw.exp, ...) instead of math, and .to(dtype) to convert"
+        )
+
+    def __getattr__(self, name):
+        # Only for attributes a Value lacks (x.real, x.exp(), x.shape).
+        if name.startswith("__") or name in Value.__slots__:
+            raise AttributeError(name)
+        raise _AttributeTracingError(
+            f"in traced function '{self._tracer.fn_name}': a traced Value (a "
+            f"scalar) has no attribute '{name}'; the body computes with Python "
+            f"operators, the pw functions ({_PW_FUNCTIONS}) and .to(dtype)"
+        )
+
+    # NumPy: a NumPy scalar or array on the left of an operator
+    # (np.float32(2) * x) calls the ufunc, which comes here and acts as
+    # Python's reflected operator; other ufuncs (np.exp(x)) are an error
+    # naming the pw function to use instead.
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        operators = _ufunc_operators()
+        name = getattr(ufunc, "__name__", str(ufunc))
+        entry = operators.get(ufunc) if method == "__call__" and not kwargs else None
+        if entry is not None and len(inputs) == ufunc.nin:
+            forward, reflected = entry
+            # NumPy hands scalars over as 0-d arrays (np.int64(1) < x).
+            inputs = [x[()] if getattr(x, "shape", None) == () and
+                      not isinstance(x, Value) else x for x in inputs]
+            if len(inputs) == 1:
+                return getattr(inputs[0], forward)()
+            a, b = inputs
+            if isinstance(a, Value):
+                return getattr(a, forward)(b)
+            return getattr(b, reflected)(a)
+        instead = (f"use pw.{_NUMPY_TO_PW.get(name, name)}"
+                   if _NUMPY_TO_PW.get(name, name) in __all__
+                   else f"use Python operators and the pw functions "
+                        f"({_PW_FUNCTIONS})")
+        if method != "__call__":
+            name += "." + method
+        raise self._tracer.error(
+            f"NumPy's {name} cannot take a traced Value (the body is traced "
+            f"on scalars, not run on arrays); {instead}"
         )
 
     def __bool__(self):
@@ -563,6 +606,46 @@ class Value:
 
     def __ceil__(self):
         return ceil(self)
+
+
+_PW_FUNCTIONS = ("pw.exp, exp2, log, log2, log1p, sqrt, rsqrt, sin, cos, "
+                 "tan, tanh, erf, sigmoid, floor, ceil, round, maximum, "
+                 "minimum, where, isnan, isinf, fma")
+# NumPy ufuncs named otherwise than their pw function.
+_NUMPY_TO_PW = {"rint": "round", "fmax": "maximum", "fmin": "minimum"}
+_UFUNC_OPERATORS = {
+    "add": ("__add__", "__radd__"), "subtract": ("__sub__", "__rsub__"),
+    "multiply": ("__mul__", "__rmul__"),
+    "true_divide": ("__truediv__", "__rtruediv__"),
+    "divide": ("__truediv__", "__rtruediv__"),
+    "floor_divide": ("__floordiv__", "__rfloordiv__"),
+    "remainder": ("__mod__", "__rmod__"), "divmod": ("__divmod__", "__rdivmod__"),
+    "power": ("__pow__", "__rpow__"),
+    "less": ("__lt__", "__gt__"), "less_equal": ("__le__", "__ge__"),
+    "greater": ("__gt__", "__lt__"), "greater_equal": ("__ge__", "__le__"),
+    "equal": ("__eq__", "__eq__"), "not_equal": ("__ne__", "__ne__"),
+    "bitwise_and": ("__and__", "__rand__"), "bitwise_or": ("__or__", "__ror__"),
+    "bitwise_xor": ("__xor__", "__rxor__"),
+    "left_shift": ("__lshift__", "__rlshift__"),
+    "right_shift": ("__rshift__", "__rrshift__"),
+    "negative": ("__neg__", None), "positive": ("__pos__", None),
+    "absolute": ("__abs__", None), "invert": ("__invert__", None),
+}
+_ufunc_table = None
+
+
+def _ufunc_operators():
+    """{NumPy ufunc: (its operator's method, the reflected one)}."""
+    global _ufunc_table
+    if _ufunc_table is None:
+        import numpy
+
+        _ufunc_table = {
+            getattr(numpy, name): methods
+            for name, methods in _UFUNC_OPERATORS.items()
+            if isinstance(getattr(numpy, name, None), numpy.ufunc)
+        }
+    return _ufunc_table
 
 
 # ===------------------------------------------------------------------------===

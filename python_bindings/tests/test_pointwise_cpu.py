@@ -813,3 +813,151 @@ def test_masked_arrays_are_rejected():
     with pytest.raises(TypeError, match="masked arrays"):
         pw.StridedBuffer(masked, strides=(-1,), offset=2)
     np.testing.assert_array_equal(copy(masked.filled(0.0)), [1.0, 0.0, 3.0])
+
+
+@pytest.mark.parametrize("kwargs, error, pattern", [
+    (dict(is_tensor=5), TypeError,
+     r"^ident: is_tensor must be a list with one bool per input, got 5$"),
+    (dict(is_tensor="yes"), TypeError, r"^ident: is_tensor must be a list"),
+    (dict(is_tensor=[2]), TypeError,
+     r"^ident: is_tensor\[0\] is 2; expected True \(a tensor\) or False"),
+    (dict(is_tensor=[None]), TypeError, r"^ident: is_tensor\[0\] is None"),
+    (dict(dtypes="float"), TypeError,
+     r"^ident: dtypes must be a list with one dtype \(or None\) per input"),
+    (dict(promotion_methods=[]), ValueError,
+     r"^ident: a pointwise function needs at least one output"),
+    (dict(promotion_methods=5), ValueError,
+     r"^ident: promotion methods 5: expected a list"),
+    (dict(num_outputs=2.0), TypeError,
+     r"^ident: num_outputs must be a positive integer, got 2\.0"),
+    (dict(num_inputs="1"), TypeError,
+     r"^ident: num_inputs must be a non-negative integer, got '1'"),
+])
+def test_decorator_arguments_are_validated(kwargs, error, pattern):
+    kwargs.setdefault("promotion_methods", [(0, "DEFAULT")])
+
+    def ident(x):
+        return x
+
+    with pytest.raises(error, match=pattern):
+        pw.pointwise(**kwargs)(ident)
+
+
+def test_decorator_accepts_bool_like_flags():
+    fn = pw.pointwise(is_tensor=(np.True_, 0), dtypes=(None, "int8"),
+                      promotion_methods=[(0, "DEFAULT")])(lambda x, k: x + k)
+    assert fn.is_tensor == (True, False)
+    np.testing.assert_array_equal(fn(np.arange(3), 2), [2, 3, 4])
+
+
+@pytest.mark.parametrize("rank", [2.5, None, "2", True, -1, 17])
+def test_instantiate_needs_an_integer_rank(rank):
+    error = ValueError if rank in (-1, 17) else TypeError
+    with pytest.raises(error, match=r"^copy\.instantiate: rank must be "):
+        copy.instantiate(rank)
+    assert copy.instantiate(np.int64(2)).rank == 2
+
+
+@pytest.mark.parametrize("kwargs, error, pattern", [
+    (dict(shape=(2 ** 64,), strides=(0,)), ValueError,
+     r"^StridedBuffer: shape\[0\] is 18446744073709551616, out of the range "
+     r"0\.\.9223372036854775807$"),
+    (dict(shape=(2 ** 63,), strides=(0,)), ValueError,
+     r"^StridedBuffer: shape\[0\] is 9223372036854775808, out of the range"),
+    (dict(shape=(-1,), strides=(0,)), ValueError, r"shape\[0\] is -1"),
+    (dict(shape=3, strides=1), TypeError,
+     r"^StridedBuffer: shape must be a sequence of integers, one per dim, "
+     r"got 3$"),
+    (dict(shape=(2.0,), strides=(1,)), TypeError,
+     r"^StridedBuffer: shape\[0\]: expected an integer, got 2\.0"),
+    (dict(shape=(2,), strides=(2 ** 63,)), ValueError,
+     r"^StridedBuffer: strides\[0\] is 9223372036854775808"),
+    (dict(shape=(2,), strides=(1,), offset=1.5), TypeError,
+     r"^StridedBuffer: offset must be an integer \(in elements\), got 1\.5$"),
+    (dict(shape=(2,), strides=(1,), offset=2 ** 64), ValueError,
+     r"^StridedBuffer: offset 18446744073709551616 is out of the int64 range"),
+])
+def test_strided_buffer_arguments_are_validated(kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        pw.StridedBuffer(np.arange(4.0), **kwargs)
+
+
+def test_strided_buffer_takes_numpy_integers():
+    view = pw.StridedBuffer(np.arange(4.0), shape=[np.int64(2)],
+                            strides=(np.int32(-1),), offset=np.int64(3))
+    assert view.shape == (2,) and view.strides == (-1,) and view.offset == 3
+    np.testing.assert_array_equal(copy(view), [3.0, 2.0])
+
+
+def test_huge_broadcast_views_give_clear_errors():
+    base = np.arange(4.0)
+    huge = pw.StridedBuffer(base, shape=(2 ** 63 - 1,), strides=(0,))
+    with pytest.raises(ValueError, match=r"^copy: cannot allocate out0 \(shape "
+                       r"\[9223372036854775807\], float64\): "):
+        copy(huge)
+    with pytest.raises(ValueError, match=r"^copy: .*more elements than fit"):
+        copy(pw.StridedBuffer(base, shape=(2 ** 62, 4), strides=(0, 0)))
+
+
+def test_byte_strides_not_a_multiple_of_the_element_size():
+    from numpy.lib.stride_tricks import as_strided
+    odd = as_strided(np.zeros(8, np.float32), shape=(3,), strides=(6,))
+    with pytest.raises(ValueError, match=r"^copy: argument 0: the array's byte "
+                       r"strides \(6,\) are not multiples of its element size 4"):
+        copy(odd)
+    with pytest.raises(ValueError, match=r"^copy: out0: the array's byte"):
+        copy(np.ones(3, np.float32), out0=odd)
+    with pytest.raises(ValueError, match=r"^StridedBuffer: base: the array's"):
+        pw.StridedBuffer(odd)
+    with pytest.raises(TypeError, match=r"^StridedBuffer: base: expected a "
+                       "tensor"):
+        pw.StridedBuffer([1.0, 2.0])
+
+
+class _Interface:
+    def __init__(self, interface):
+        self.__cuda_array_interface__ = interface
+
+
+@pytest.mark.parametrize("interface, pattern", [
+    ({}, r"missing 'typestr'"),
+    ({"typestr": "<f4", "shape": (2,)}, r"missing 'data'"),
+    ({"typestr": 5, "shape": (2,), "data": (0, False)}, r"'typestr' must be"),
+    ({"typestr": "<f4", "shape": 2, "data": (0, False)}, r"not iterable"),
+    ({"typestr": "<f4", "shape": (2.5,), "data": (0, False)},
+     r"expected an integer, got 2\.5"),
+    (7, r"not subscriptable"),
+])
+def test_bad_cuda_array_interface(interface, pattern):
+    with pytest.raises(TypeError, match=r"^copy: argument 0: invalid "
+                       r"__cuda_array_interface__ .*" + pattern):
+        copy(_Interface(interface))
+
+
+class _DLPack:
+    def __init__(self, result):
+        self.result = result
+
+    def __dlpack__(self, **kwargs):
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_bad_dlpack_exporters():
+    with pytest.raises(TypeError, match=r"^copy: argument 0: _DLPack\.__dlpack__"
+                       r"\(\) returned 5, not a DLPack capsule named 'dltensor'"):
+        copy(_DLPack(5))
+    used = np.arange(3.0).__dlpack__()
+    np.from_dlpack(_DLPack(used))  # consumed: renamed "used_dltensor"
+    with pytest.raises(TypeError, match=r"not a DLPack capsule"):
+        copy(_DLPack(used))
+    with pytest.raises(TypeError, match=r"^copy: argument 0: cannot export the "
+                       r"_DLPack through __dlpack__: read-only"):
+        copy(_DLPack(BufferError("read-only")))
+    out = np.zeros(3)
+    copy(_DLPack(np.arange(3.0).__dlpack__()), out0=out)
+    np.testing.assert_array_equal(out, [0.0, 1.0, 2.0])

@@ -691,6 +691,62 @@ def test_unsupported_operands():
         trace(lambda x: x.to("complex64"), [T(float32)], [float32])
 
 
+def test_missing_attributes_point_to_the_pw_functions():
+    for fn, name in [(lambda x: x.real, "real"), (lambda x: x.exp(), "exp"),
+                     (lambda x: x.shape, "shape")]:
+        with pytest.raises(TracingError, match=r"in traced function '.*<lambda>': "
+                           r"a traced Value \(a scalar\) has no attribute "
+                           r"'%s'.*pw\.exp" % name) as info:
+            trace(fn, [T(float32)], [float32], name="attr")
+        assert isinstance(info.value, AttributeError)  # hasattr() stays usable
+    text = trace(lambda x: x + hasattr(x, "real"), [T(float32)], [float32])
+    assert "arith.addf" in text
+
+
+def test_numpy_functions_point_to_the_pw_functions():
+    np = pytest.importorskip("numpy")
+    for fn, pattern in [
+        (lambda x: np.exp(x), r"NumPy's exp cannot take a traced Value.*use pw\.exp$"),
+        (lambda x: np.sin(x) + 1, r"NumPy's sin .*use pw\.sin$"),
+        (lambda x: np.maximum(x, 0), r"NumPy's maximum .*use pw\.maximum$"),
+        (lambda x: np.rint(x), r"NumPy's rint .*use pw\.round$"),
+        (lambda x: np.hypot(x, x), r"NumPy's hypot .*use Python operators and "
+                                   r"the pw functions \(pw\.exp, "),
+        (lambda x: np.add.reduce(x), r"NumPy's add\.reduce cannot"),
+    ]:
+        with pytest.raises(TracingError, match=r"in traced function '.*<lambda>': " +
+                           pattern):
+            trace(fn, [T(float32)], [float32], name="npf")
+
+
+def test_numpy_scalars_on_the_left_act_as_reflected_operators():
+    np = pytest.importorskip("numpy")
+    cases = [
+        (lambda x: np.float32(2) * x, lambda x: 2.0 * x),
+        (lambda x: np.float64(3) - x, lambda x: 3.0 - x),
+        (lambda x: np.float64(3) / x, lambda x: 3.0 / x),
+        (lambda x: np.float64(7) // x, lambda x: 7.0 // x),
+        (lambda x: np.float64(7) % x, lambda x: 7.0 % x),
+        (lambda x: np.float64(2) ** x, lambda x: 2.0 ** x),
+        (lambda x: np.int64(1) < x, lambda x: 1 < x),
+        (lambda x: np.float64(2) >= x, lambda x: 2.0 >= x),
+        (lambda x: np.int64(1) == x, lambda x: x == 1),
+        (lambda x: np.int64(1) != x, lambda x: x != 1),
+        (lambda x: np.add(x, 2), lambda x: x + 2),
+        (lambda x: np.negative(x), lambda x: -x),
+        (lambda x: np.absolute(x), lambda x: abs(x)),
+    ]
+    for numpy_fn, python_fn in cases:
+        assert trace(numpy_fn, [T(float32)], [float32]) == \
+            trace(python_fn, [T(float32)], [float32])
+    for numpy_fn, python_fn in [
+            (lambda x: np.int64(1) << x, lambda x: 1 << x),
+            (lambda x: np.int64(6) & x, lambda x: 6 & x),
+            (lambda x: np.int32(6) ^ x, lambda x: 6 ^ x)]:
+        assert trace(numpy_fn, [T(int32)], [int64]) == \
+            trace(python_fn, [T(int32)], [int64])
+
+
 def test_values_do_not_outlive_their_trace():
     leaked = []
     trace(lambda x: leaked.append(x) or x, [T(float32)], [float32], name="first")
