@@ -24,6 +24,7 @@ import errno
 import hashlib
 import os
 import sys
+import tempfile
 import threading
 import time
 
@@ -270,16 +271,19 @@ def _save(compiler, handle, path):
     crash in between leaves a hash that does not match). Returns an error
     message, or None."""
     directory = os.path.dirname(path)
-    temporary = os.path.join(directory, ".pwc-%d-%d.pwlib.tmp"
-                             % (os.getpid(), threading.get_ident()))
-    digest_temporary = temporary + ".sha256"
+    temporary = digest_temporary = None
     try:
+        # Names no other thread or process uses (pwcSave renames onto it).
+        fd, temporary = tempfile.mkstemp(".pwlib.tmp", ".pwc-", directory)
+        os.close(fd)
         if compiler.lib.pwcSave(handle, temporary.encode()) != 0:
             return compiler.last_error()
         digest = _file_digest(temporary)
         if digest is None:
             return "cannot read back %s" % temporary
-        with open(digest_temporary, "w", encoding="ascii") as f:
+        fd, digest_temporary = tempfile.mkstemp(".sha256.tmp", ".pwc-",
+                                                directory)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(digest + "\n")
         os.replace(temporary, path)
         os.replace(digest_temporary, _digest_path(path))
@@ -287,10 +291,11 @@ def _save(compiler, handle, path):
         return str(e)
     finally:
         for leftover in (temporary, digest_temporary):
-            try:
-                os.unlink(leftover)
-            except OSError:
-                pass
+            if leftover is not None:
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass
     return None
 
 

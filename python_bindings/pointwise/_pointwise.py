@@ -512,8 +512,7 @@ class PointwiseFunction:
         as_view = _arrays.as_view
         for i, (value, tensor) in enumerate(zip(args, self.is_tensor)):
             if tensor:
-                if isinstance(value, (bool, int, float, complex)) or \
-                        not _arrays.is_array(value) and \
+                if isinstance(value, complex) or \
                         _scalar_category(value) is not None:
                     raise TypeError("%s: argument %d is declared a tensor "
                                     "(is_tensor=True) but got a %s%s"
