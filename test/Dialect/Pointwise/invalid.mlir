@@ -90,6 +90,30 @@ func.func @output_overlaps_itself(%a: memref<3x4xf32>, %c: memref<3x4xf32, strid
 
 // -----
 
+func.func @output_elements_share_offsets(%a: memref<2x3xf32>, %c: memref<2x3xf32, strided<[1, 1]>>) {
+  // expected-error @+1 {{'pointwise.map' op output operand #0 overlaps itself: two of its elements are at element offset 1 (sizes [2, 3], strides [1, 1])}}
+  pointwise.map ins(%a : memref<2x3xf32>) outs(%c : memref<2x3xf32, strided<[1, 1]>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// 2^64 elements: the canonical strides saturate to dynamic, the count is
+// checked on its own.
+func.func @too_many_elements(%a: memref<2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2xf32>, %c: memref<2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2xf32>) {
+  // expected-error @+1 {{'pointwise.map' op input #0 has more elements than fit in int64}}
+  pointwise.map ins(%a : memref<2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2xf32>) outs(%c : memref<2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2xf32>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+// -----
+
 func.func @same_output_twice(%a: memref<4xf32>, %c: memref<4xf32>) {
   // expected-error @+1 {{'pointwise.map' op outputs #0 and #1 are the same buffer}}
   pointwise.map ins(%a : memref<4xf32>) outs(%c, %c : memref<4xf32>, memref<4xf32>) {

@@ -6,10 +6,15 @@
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 
+#include "Pointwise/Layout/Overlap.h"
+
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include <limits>
+#include <vector>
 
 using namespace mlir;
 using namespace pointwise;
@@ -118,6 +123,22 @@ void MapOp::getEffects(
                          SideEffects::DefaultResource::get());
 }
 
+/// A static shape must count its elements in int64 (a rank-64 memref of 2s
+/// does not; its canonical strides saturate to dynamic).
+static LogicalResult verifyElementCount(MapOp op, MemRefType type,
+                                        StringRef role, unsigned index) {
+  if (!type.hasStaticShape())
+    return success();
+  int64_t count = 1;
+  for (int64_t size : type.getShape())
+    if (size != 0 && count > std::numeric_limits<int64_t>::max() / size)
+      return op.emitOpError()
+             << role << " #" << index << " has more elements than fit in int64";
+    else
+      count *= size;
+  return success();
+}
+
 /// Checks what every memref operand needs: a supported element type and a
 /// layout expressible as strides and an offset.
 static LogicalResult verifyMemRefOperand(MapOp op, MemRefType type,
@@ -130,7 +151,7 @@ static LogicalResult verifyMemRefOperand(MapOp op, MemRefType type,
   if (!type.isStrided())
     return op.emitOpError() << role << " #" << index
                             << " must have a strided layout, got " << type;
-  return success();
+  return verifyElementCount(op, type, role, index);
 }
 
 /// Checks that a memref input broadcasts to the iteration space by NumPy
@@ -161,6 +182,8 @@ static LogicalResult verifyBroadcast(MapOp op, MemRefType type, unsigned index,
 
 /// An output dim of size > 1 with stride 0 would make several iterations
 /// store to one element; that is only knowable statically when both are.
+/// Fully static outputs get the run-time check of the layout library too
+/// (strides that do not nest, too many elements).
 static LogicalResult verifyNoInternalOverlap(MapOp op, MemRefType type,
                                              unsigned index) {
   auto [strides, offset] = type.getStridesAndOffset();
@@ -171,6 +194,15 @@ static LogicalResult verifyNoInternalOverlap(MapOp op, MemRefType type,
              << "output #" << index << " dim " << dim << " has size " << size
              << " and stride 0, so its elements overlap";
   }
+  if (!type.hasStaticShape() || llvm::any_of(strides, ShapedType::isDynamic))
+    return success();
+  layout::StridedLayout layout{
+      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      std::vector<int64_t>(strides.begin(), strides.end()), 0};
+  layout::LayoutResult<void> result =
+      layout::checkNoInternalOverlap(layout, index);
+  if (!result)
+    return op.emitOpError() << result.error();
   return success();
 }
 
