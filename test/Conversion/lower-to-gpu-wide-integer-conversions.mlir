@@ -11,7 +11,7 @@
 // CHECK: error: 'arith.fptosi' op converts between floating point and 'i128', which the GPU lowering does not support: integers converted to or from floating point must be at most 64 bits wide
 // CHECK: error: 'arith.fptoui' op converts between floating point and 'i65'
 // CHECK: error: 'arith.sitofp' op converts between floating point and 'i128'
-// CHECK: error: 'arith.uitofp' op converts between floating point and 'i256'
+// CHECK: error: 'arith.uitofp' op converts between floating point and 'i96'
 // CHECK: error: 'arith.fptosi' op converts between floating point and 'i128'
 // CHECK: error: 'arith.fptosi' op converts between floating point and 'i128'
 // COMPILE: family.mlir:5:10: error: 'arith.fptosi' op converts between floating point and 'i128', which the GPU lowering does not support
@@ -60,10 +60,10 @@ func.func @sitofp(%a: memref<?xi64>, %b: memref<?xi64>, %c: memref<?xf32>) {
 func.func @uitofp(%a: memref<?xi64>, %c: memref<?xf64>) {
   pointwise.map ins(%a : memref<?xi64>) outs(%c : memref<?xf64>) {
   ^bb0(%x: i64):
-    %w = arith.extui %x : i64 to i256
-    %s = arith.shli %w, %w : i256
-    // expected-error @+1 {{'arith.uitofp' op converts between floating point and 'i256'}}
-    %r = arith.uitofp %s : i256 to f64
+    %w = arith.extui %x : i64 to i96
+    %s = arith.shli %w, %w : i96
+    // expected-error @+1 {{'arith.uitofp' op converts between floating point and 'i96'}}
+    %r = arith.uitofp %s : i96 to f64
     pointwise.yield %r : f64
   }
   return

@@ -114,6 +114,19 @@ func.func @too_many_elements(%a: memref<2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x
 
 // -----
 
+func.func @integer_too_wide(%a: memref<4xi64>, %c: memref<4xi64>) {
+  pointwise.map ins(%a : memref<4xi64>) outs(%c : memref<4xi64>) {
+  ^bb0(%x: i64):
+    // expected-error @+1 {{'arith.extui' op uses the integer type 'i129'; a 'pointwise.map' body computes on integers of up to 128 bits, index, f16, bf16, f32 and f64 values only}}
+    %w = arith.extui %x : i64 to i129
+    %t = arith.trunci %w : i129 to i64
+    pointwise.yield %t : i64
+  }
+  return
+}
+
+// -----
+
 func.func @same_output_twice(%a: memref<4xf32>, %c: memref<4xf32>) {
   // expected-error @+1 {{'pointwise.map' op outputs #0 and #1 are the same buffer}}
   pointwise.map ins(%a : memref<4xf32>) outs(%c, %c : memref<4xf32>, memref<4xf32>) {
@@ -295,7 +308,7 @@ func.func @yield_outside_map() {
 func.func @body_uses_vector_type(%a: memref<4xf32>, %c: memref<4xf32>) {
   pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
   ^bb0(%x: f32):
-    // expected-error @+1 {{'vector.broadcast' op uses the non-scalar type 'vector<4xf32>'; a 'pointwise.map' body computes on integer, index, f16, bf16, f32 and f64 values only}}
+    // expected-error @+1 {{'vector.broadcast' op uses the non-scalar type 'vector<4xf32>'; a 'pointwise.map' body computes on integers of up to 128 bits, index, f16, bf16, f32 and f64 values only}}
     %v = vector.broadcast %x : f32 to vector<4xf32>
     %0 = vector.extract %v[0] : f32 from vector<4xf32>
     pointwise.yield %0 : f32
@@ -322,7 +335,7 @@ func.func @body_uses_tensor_type(%a: memref<4xf32>, %c: memref<4xf32>) {
 func.func @body_truncates_to_f8(%a: memref<4xf32>, %c: memref<4xf32>) {
   pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
   ^bb0(%x: f32):
-    // expected-error @+1 {{'arith.truncf' op uses the float type 'f8E4M3FN'; a 'pointwise.map' body computes on integer, index, f16, bf16, f32 and f64 values only}}
+    // expected-error @+1 {{'arith.truncf' op uses the float type 'f8E4M3FN'; a 'pointwise.map' body computes on integers of up to 128 bits, index, f16, bf16, f32 and f64 values only}}
     %0 = arith.truncf %x : f32 to f8E4M3FN
     %1 = arith.extf %0 : f8E4M3FN to f32
     pointwise.yield %1 : f32

@@ -40,12 +40,18 @@ bool isSupportedScalarInputType(Type type) {
   return type.isIndex() || isSupportedElementType(type);
 }
 
-/// Values the body may compute with: integers of any width, index, and the
-/// floats of memref elements. Both lowerings compute with these; other float
-/// types (f8, f6, f4, tf32, f80, f128) have no LLVM lowering on one path or
-/// the other.
+/// The widest integer a body may compute with: LLVM legalizes wider ones
+/// too, but its compile time grows with the width (i16000000 does not finish).
+constexpr unsigned kMaxBodyIntegerWidth = 128;
+
+/// Values the body may compute with: integers of up to 128 bits, index, and
+/// the floats of memref elements. Both lowerings compute with these; other
+/// float types (f8, f6, f4, tf32, f80, f128) have no LLVM lowering on one
+/// path or the other.
 bool isBodyValueType(Type type) {
-  if (isa<IntegerType, IndexType>(type))
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth() <= kMaxBodyIntegerWidth;
+  if (isa<IndexType>(type))
     return true;
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
 }
@@ -274,10 +280,13 @@ LogicalResult MapOp::verifyRegions() {
       return WalkResult::advance();
     if (Type type = findUnsupportedBodyType(nested)) {
       nested->emitOpError()
-          << "uses the " << (isa<FloatType>(type) ? "float" : "non-scalar")
+          << "uses the "
+          << (isa<FloatType>(type)     ? "float"
+              : isa<IntegerType>(type) ? "integer"
+                                       : "non-scalar")
           << " type " << type
-          << "; a 'pointwise.map' body computes on integer, index, f16, bf16, "
-             "f32 and f64 values only";
+          << "; a 'pointwise.map' body computes on integers of up to 128 "
+             "bits, index, f16, bf16, f32 and f64 values only";
       return WalkResult::interrupt();
     }
     // Lowerings compute f16/bf16 in f32 through regions whose values flow

@@ -35,7 +35,7 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       type of a memref input or the type of a scalar input. It ends with
       `pointwise.yield` of one value per output, of that output's element
       type. Only side-effect-free ops may appear inside, computing on
-      integers (of any width), index, f16, bf16, f32 and f64 values; other
+      integers of up to 128 bits, index, f16, bf16, f32 and f64 values; other
       float types (f8, f6, f4, tf32, f80, f128) are rejected. Ops with
       regions must be structured control flow, i.e. implement
       `RegionBranchOpInterface` (`scf.if`, `scf.for`, `scf.while`, ...);
