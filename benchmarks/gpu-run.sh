@@ -115,15 +115,16 @@ if [[ -d "$bundle/diff" ]]; then
     "$bundle/diff"
 fi
 run_step host "$bundle/host_overhead" "${PW_HOST_CALLS:-100000}"
-# shellcheck disable=SC2086
-run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
-  ${PW_BENCH_ARGS:-}
+# The compiler, for @pw.pointwise (bench times it beside Family.__call__).
 if [[ -f "$bundle/libPointwiseC.so.xz" && ! -f "$bundle/libPointwiseC.so" ]]; then
   python3 -c 'import lzma, shutil, sys
 with lzma.open(sys.argv[1]) as f, open(sys.argv[2], "wb") as g:
     shutil.copyfileobj(f, g)' "$bundle/libPointwiseC.so.xz" "$bundle/libPointwiseC.so"
 fi
 export POINTWISE_CACHE_DIR=${POINTWISE_CACHE_DIR:-/tmp/pointwise-cache}
+# shellcheck disable=SC2086
+run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
+  ${PW_BENCH_ARGS:-}
 # CuPy, where benchmarks/gpu-cupy.sh installed it (no network here).
 cupy_site=${PW_CUPY_SITE:-/tmp/cupy-site}
 if [[ -d "$cupy_site/cupy" ]]; then

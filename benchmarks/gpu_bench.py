@@ -14,7 +14,11 @@ device-to-device copy bandwidth (like peers.py). Before timing, our outputs
 are poisoned with NaN and compared with eager's on every element.
 
 Then host time per call of a 1024-element f32 add from Python (peers.py's
-small_latency: 20000 calls, synchronized at the end).
+small_latency: calls synchronized at the end), for ours and eager in 5
+interleaved rounds of 4000 calls (medians; the machine's state moves these
+by over 1 µs from one minute to the next, so one pass per call would compare
+different moments). Without --decorator, ``@pw.pointwise`` is timed beside
+``Family.__call__`` when the compiler (libPointwiseC.so) can be loaded.
 
     python3 gpu_bench.py [--workloads a,b] [--no-inductor] [--lib workloads.so]
                          [--decorator]
@@ -272,6 +276,19 @@ def small_latency(fn, args, iters=20000):
     return (time.perf_counter() - t0) / iters * 1e6  # us per call, host-bound
 
 
+def host_rounds(calls, rounds=5, iters=4000):
+    """Medians of small_latency over `rounds` interleaved rounds, each in a
+    rotated order: {name: (fn, args)} -> ({name: median}, {name: rounds})."""
+    names = list(calls)
+    samples = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            fn, args = calls[name]
+            samples[name].append(small_latency(fn, args, iters))
+    return ({name: statistics.median(v) for name, v in samples.items()},
+            samples)
+
+
 def check(case, family_name):
     """Poisons our outputs, runs our call and eager's, and compares every
     element: (max abs error, ok, the variant that ran)."""
@@ -493,17 +510,28 @@ def main():
     out = torch.empty_like(a)
     add = F["add_f32"]
     empty_a, empty_out = rnd(0), torch.empty(0, device=dev)
-    lat = {}
-    lat["small_ours_us"] = small_latency(add, (a, b, out))
+    calls = {"small_ours_us": (add, (a, b, out))}
     if options.decorator:  # the decorator allocates the output itself
-        lat["small_ours_alloc_us"] = small_latency(add.function, (a, b))
+        calls["small_ours_alloc_us"] = (add.function, (a, b))
     else:
-        lat["small_ours_alloc_us"] = small_latency(
+        calls["small_ours_alloc_us"] = (
             lambda a, b: add(a, b, torch.empty_like(a)), (a, b))
-    lat["small_ours_empty_us"] = small_latency(add, (empty_a, empty_a, empty_out))
-    lat["small_eager_us"] = small_latency(lambda a, b: a + b, (a, b))
-    lat["small_eager_out_us"] = small_latency(
+    calls["small_ours_empty_us"] = (add, (empty_a, empty_a, empty_out))
+    calls["small_eager_us"] = (lambda a, b: a + b, (a, b))
+    calls["small_eager_out_us"] = (
         lambda a, b: torch.add(a, b, out=out), (a, b))
+    if not options.decorator:
+        # The Python front end beside the library's, where it can compile.
+        try:
+            decorated = decorated_families()["add_f32"].function
+            decorated(a, b, out0=out)
+            calls["small_decorator_us"] = (
+                lambda a, b: decorated(a, b, out0=out), (a, b))
+            calls["small_decorator_alloc_us"] = (decorated, (a, b))
+        except Exception as e:  # noqa: BLE001 (no compiler on this machine)
+            res["small_decorator_err"] = repr(e)[:200]
+    lat, lat_rounds = host_rounds(calls)
+    res["host_rounds_us"] = lat_rounds
     if not options.no_inductor:
         try:
             cf = torch.compile(lambda a, b: a + b, dynamic=False)
@@ -538,13 +566,19 @@ def main():
             fmt(row.get("inductor_pct")), fmt(row.get("inductordyn_pct")),
             fmt(row.get("ratio"), "%.3f"), spread, err, vtext))
     print()
-    print("Host time per call, 1024-element f32 add from Python (20000 calls, "
-          "synchronized at the end):")
+    print("Host time per call, 1024-element f32 add from Python (medians of "
+          "5 interleaved rounds of 4000 calls, synchronized at the end of "
+          "each; inductor: one pass of 20000):")
     print("  ours (%s, output preallocated): %.2f us"
           % ("@pw.pointwise" if options.decorator else "Family.__call__",
              lat["small_ours_us"]))
     print("  ours allocating the output:                  %.2f us"
           % lat["small_ours_alloc_us"])
+    if "small_decorator_us" in lat:
+        print("  ours (@pw.pointwise, output preallocated):   %.2f us"
+              % lat["small_decorator_us"])
+        print("  ours (@pw.pointwise) allocating the output:  %.2f us"
+              % lat["small_decorator_alloc_us"])
     print("  ours on empty tensors (no launch):           %.2f us"
           % lat["small_ours_empty_us"])
     print("  eager a + b:                                 %.2f us"
