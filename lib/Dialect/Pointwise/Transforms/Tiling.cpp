@@ -1297,7 +1297,7 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
       return signalPassFailure();
     }
     if (vectorBytes < 0 || vectorBytes > kMaxVectorBytes ||
-        !llvm::isPowerOf2_64(vectorBytes | (vectorBytes == 0))) {
+        (vectorBytes != 0 && !llvm::isPowerOf2_64(vectorBytes))) {
       emitError(loc) << "pw-tile: vector-bytes must be a power of two up to "
                      << kMaxVectorBytes << ", or 0 to decide per map, got "
                      << vectorBytes.getValue();
