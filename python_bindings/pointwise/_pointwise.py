@@ -257,7 +257,8 @@ def _check_torch_tensors(module, torch):
             if probe is None or probe[0] != tensor.data_ptr() or \
                     probe[1] != tuple(tensor.shape) or \
                     probe[3] != tensor.get_device() or \
-                    probe[4] != tensor.is_contiguous():
+                    probe[4] != tensor.is_contiguous() or \
+                    probe[5] != tuple(tensor.stride()):
                 return None
             if codes.setdefault(probe[2], dtype) is not dtype:
                 return None

@@ -28,6 +28,7 @@ import os
 import struct
 import sys
 import threading
+import types
 
 __all__ = [
     "PointwiseError", "Status", "ElementType", "Strided", "Runtime",
@@ -788,13 +789,20 @@ class Family:
             % (", ".join(pack), ", ".join(params)))
         self._source = source
         exec(compile(source, "<pointwise family %s>" % self.name, "exec"), ns)
-        call = ns["__call__"]
-        # A class per family, so that instances stay callable the normal
-        # way (special methods are looked up on the type).
-        self.__class__ = type("Family_" + self.name, (Family,),
-                              {"__call__": call, "__slots__": ()})
+        self._python_call = ns["__call__"]
         if ns["_T"] is not _NoTensor:
             self._bind_torch(ns["_T"])
+        else:
+            self._install_call(None)
+
+    def _install_call(self, c_call):
+        """Makes the C call `c_call` (or, when None, the generated Python)
+        this family's __call__. A class per family, so that instances stay
+        callable the normal way (special methods are looked up on the
+        type)."""
+        self.__class__ = type("Family_" + self.name, (Family,), {
+            "__call__": c_call if c_call is not None else self._python_call,
+            "__slots__": ()})
 
     def _bind_torch(self, tensor_type):
         ns = self._namespace
@@ -802,6 +810,42 @@ class Family:
         for i, code in enumerate(self._codes):
             if self.arguments[i].is_memref:
                 ns["_D%d" % i] = _torch_dtypes_of(code)
+        self._install_call(self._c_call(tensor_type))
+
+    def _c_call(self, tensor_type):
+        """The C call of this family (``pointwise._fastcall.FamilyCall``,
+        python_bindings/src/FamilyCall.cpp) for CUDA tensors and the common
+        scalars, handing everything else to the generated Python; None where
+        there is none: the C call path not built or ``POINTWISE_FASTCALL=0``,
+        or a half-precision scalar argument."""
+        if any(not a.is_memref and _SCALAR_CODES[code] not in "?bhiqfd"
+               for a, code in zip(self.arguments, self._codes)):
+            return None
+        from ._pointwise import _bind_torch_tensors, _load_fastcall
+        fastcall = _load_fastcall(self.runtime)
+        if fastcall is None or not hasattr(fastcall, "FamilyCall"):
+            return None
+        torch = sys.modules.get("torch")
+        if torch is not None and tensor_type is torch.Tensor:
+            _bind_torch_tensors(fastcall, self.runtime, torch)
+        specs = []
+        for i, (a, code) in enumerate(zip(self.arguments, self._codes)):
+            if a.is_memref:
+                static = a.static_sizes if any(s >= 0 for s in a.static_sizes) \
+                    else ()
+                specs.append((a.rank, tuple(static),
+                              tuple(self._namespace["_D%d" % i])))
+            else:
+                specs.append(_SCALAR_CODES[code])
+        runtime = self.runtime
+
+        def raise_error(status):
+            raise runtime.error(status)
+
+        return fastcall.FamilyCall(
+            family=self._family_pointer.value, arguments=tuple(specs),
+            slow=types.MethodType(self._python_call, self),
+            tensor_type=tensor_type, raise_error=raise_error)
 
     def _new_buffers(self):
         buffer = (ctypes.c_int64 * self._buffer_words)()

@@ -13,6 +13,9 @@
 // any surprise on the way, hands the call to the general Python path
 // unchanged, so this file never changes a result, only its cost.
 //
+// The module also holds FamilyCall (FamilyCall.cpp), the call of an AOT
+// library's family; what the two share is in CallSupport.h.
+//
 // Built against the stable ABI (Py_LIMITED_API 3.11): one binary serves
 // Python 3.11 and later. It does not link the runtime: the Python side hands
 // over the addresses of pwFamilyLaunch, pwSetDevice and pwSetStream, and the
@@ -20,35 +23,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "CallSupport.h"
 
-#include "TensorAccess.h"
-
-#include <atomic>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+using namespace pointwise::python;
+
 namespace {
-
-using LaunchFn = int (*)(const void *family, void **arguments);
-using SetDeviceFn = int (*)(int device);
-using SetStreamFn = void (*)(void *stream);
-
-/// The runtime's entry points, bound once by `bind()`.
-struct RuntimeEntries {
-  LaunchFn launch = nullptr;
-  SetDeviceFn setDevice = nullptr;
-  SetStreamFn setStream = nullptr;
-};
-RuntimeEntries runtime;
-
-/// Bumped by every `bind()`: what a thread recorded under other entry
-/// points says nothing about these.
-std::atomic<unsigned> bindings{0};
 
 /// The device and stream this thread last made current in the runtime (the
 /// runtime's own state is per thread too), valid for `recordBinding`. Shared
@@ -57,67 +41,6 @@ std::atomic<unsigned> bindings{0};
 thread_local unsigned recordBinding = ~0u;
 thread_local int currentDevice = -1;
 thread_local void *currentStream = nullptr;
-
-/// Per thread: the packed arguments of a launch and the `void **` array
-/// pointing into them.
-thread_local std::vector<int64_t> packedWords;
-thread_local std::vector<void *> argumentPointers;
-
-/// Interned names, created at module init.
-struct Names {
-  PyObject *shape, *dtype, *isCuda, *isContiguous, *getDevice, *dataPtr;
-} names;
-
-/// A new reference to `object.name()`, or null with an error set.
-PyObject *callMethod(PyObject *object, PyObject *name) {
-  return PyObject_CallMethodObjArgs(object, name, nullptr);
-}
-
-/// -1 with an error set, 0 or 1.
-int isTrueMethod(PyObject *object, PyObject *name) {
-  PyObject *result = callMethod(object, name);
-  if (!result)
-    return -1;
-  int truth = result == Py_True;
-  Py_DECREF(result);
-  return truth;
-}
-
-/// Owns a reference (Py_XDECREF at scope exit).
-class Ref {
-public:
-  Ref() = default;
-  explicit Ref(PyObject *object) : object(object) {}
-  Ref(const Ref &) = delete;
-  Ref &operator=(const Ref &) = delete;
-  ~Ref() { Py_XDECREF(object); }
-  void reset(PyObject *value) {
-    Py_XDECREF(object);
-    object = value;
-  }
-  PyObject *release() {
-    PyObject *value = object;
-    object = nullptr;
-    return value;
-  }
-  PyObject *get() const { return object; }
-  explicit operator bool() const { return object != nullptr; }
-
-private:
-  PyObject *object = nullptr;
-};
-
-/// The runtime's entry points and the `bind()` that set them, copied while
-/// the GIL is held: `bind()` writes them under the GIL, and the launch reads
-/// them after releasing it.
-struct BoundRuntime {
-  RuntimeEntries entries;
-  unsigned binding;
-};
-
-BoundRuntime getBoundRuntime() {
-  return {runtime, bindings.load(std::memory_order_acquire)};
-}
 
 /// Makes `device` and `stream` current for this thread's launches, skipping
 /// the runtime calls when they already are. 0, or the runtime's status.
@@ -137,67 +60,6 @@ int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream) {
   return 0;
 }
 
-/// Packs one scalar as the kernel expects it (`code` as in Python's
-/// struct module). False, with no Python error set, when the value does not
-/// fit (out of the type's range, a float that rounds to infinity): the
-/// general path then reports it.
-bool packScalar(PyObject *value, char code, int64_t &word) {
-  word = 0;
-  switch (code) {
-  case '?': {
-    int truth = PyObject_IsTrue(value);
-    if (truth < 0) {
-      PyErr_Clear();
-      return false;
-    }
-    word = truth;
-    return true;
-  }
-  case 'b':
-  case 'h':
-  case 'i':
-  case 'q': {
-    if (!PyLong_Check(value))
-      return false;
-    int overflow = 0;
-    long long integer = PyLong_AsLongLongAndOverflow(value, &overflow);
-    if (overflow || (integer == -1 && PyErr_Occurred())) {
-      PyErr_Clear();
-      return false;
-    }
-    int bits = code == 'b' ? 8 : code == 'h' ? 16 : code == 'i' ? 32 : 64;
-    if (bits < 64) {
-      long long limit = 1LL << (bits - 1);
-      if (integer < -limit || integer >= limit)
-        return false;
-    }
-    // Little-endian: the low bytes of the word are the narrow value.
-    word = integer;
-    return true;
-  }
-  case 'f':
-  case 'd': {
-    double real = PyFloat_AsDouble(value);
-    if (real == -1.0 && PyErr_Occurred()) {
-      PyErr_Clear(); // an int beyond a double's range
-      return false;
-    }
-    if (code == 'd') {
-      static_assert(sizeof(double) == sizeof(int64_t));
-      std::memcpy(&word, &real, sizeof(real));
-    } else {
-      float narrow = static_cast<float>(real);
-      if (std::isinf(narrow) && !std::isinf(real))
-        return false; // rounds to infinity: out of float32's range
-      std::memcpy(&word, &narrow, sizeof(narrow));
-    }
-    return true;
-  }
-  default:
-    return false;
-  }
-}
-
 /// A FastPath object: one per @pw.pointwise function.
 struct FastPath {
   PyObject_HEAD;
@@ -215,97 +77,6 @@ struct FastPath {
   PyObject *memoKey;         // the key of the last plan found, or null
   PyObject *memoPlan;        // that plan, or null
 };
-
-/// The tensor access table bound by `bind_tensors`, or null: then tensors
-/// are read through their Python attributes. `dtypeObjects[code]` is the
-/// framework's dtype object of the table's dtype code `code` (or null).
-const PwTensorAccess *tensorAccess = nullptr;
-std::vector<PyObject *> dtypeObjects; // owned references
-
-/// The dtype code of dtype object `dtype` in `dtypeObjects`, or -1.
-int32_t findDtypeCode(PyObject *dtype) {
-  for (size_t code = 0; code < dtypeObjects.size(); ++code)
-    if (dtypeObjects[code] == dtype)
-      return static_cast<int32_t>(code);
-  return -1;
-}
-
-/// The most dims the call path handles (more go to the general path).
-constexpr Py_ssize_t kMaxRank = 16;
-
-/// One tensor argument or output as the call path uses it.
-struct TensorInfo {
-  uint64_t data = 0;
-  long device = -1;
-  PyObject *dtype = nullptr; // borrowed: interned dtype objects live on
-  bool contiguous = false;
-  Py_ssize_t rank = 0;
-  int64_t sizes[kMaxRank];
-
-  bool sameShape(const TensorInfo &other) const {
-    return rank == other.rank &&
-           std::memcmp(sizes, other.sizes, rank * sizeof(int64_t)) == 0;
-  }
-};
-
-/// Reads `tensor` (an exact tensorType) through its Python attributes. False,
-/// with any Python error cleared by the caller, when the call path should
-/// not handle it.
-bool readThroughAttributes(PyObject *tensor, TensorInfo &info) {
-  Ref isCuda(PyObject_GetAttr(tensor, names.isCuda));
-  if (!isCuda || isCuda.get() != Py_True)
-    return false;
-  Ref shape(PyObject_GetAttr(tensor, names.shape));
-  if (!shape || !PyTuple_Check(shape.get()))
-    return false;
-  info.rank = PyTuple_Size(shape.get());
-  if (info.rank > kMaxRank)
-    return false;
-  for (Py_ssize_t d = 0; d < info.rank; ++d) {
-    info.sizes[d] = PyLong_AsLongLong(PyTuple_GetItem(shape.get(), d));
-    if (info.sizes[d] < 0)
-      return false;
-  }
-  Ref device(callMethod(tensor, names.getDevice));
-  if (!device)
-    return false;
-  info.device = PyLong_AsLong(device.get());
-  if (info.device < 0)
-    return false;
-  int contiguous = isTrueMethod(tensor, names.isContiguous);
-  if (contiguous < 0)
-    return false;
-  info.contiguous = contiguous == 1;
-  Ref dtype(PyObject_GetAttr(tensor, names.dtype));
-  if (!dtype)
-    return false;
-  info.dtype = dtype.get(); // dtype objects are immortal singletons of torch
-  Ref pointer(callMethod(tensor, names.dataPtr));
-  if (!pointer)
-    return false;
-  info.data = PyLong_AsUnsignedLongLong(pointer.get());
-  return !PyErr_Occurred();
-}
-
-/// Reads `tensor` (an exact tensorType): through the bound table when there
-/// is one, else through its attributes.
-bool readTensor(PyObject *tensor, TensorInfo &info) {
-  if (!tensorAccess)
-    return readThroughAttributes(tensor, info);
-  PwTensorView view;
-  if (!tensorAccess->read(tensor, &view) || view.rank > kMaxRank ||
-      view.scalarType < 0 ||
-      static_cast<size_t>(view.scalarType) >= dtypeObjects.size() ||
-      !dtypeObjects[view.scalarType] || view.device < 0)
-    return false;
-  info.data = view.data;
-  info.device = view.device;
-  info.dtype = dtypeObjects[view.scalarType];
-  info.contiguous = view.contiguous != 0;
-  info.rank = view.rank;
-  std::memcpy(info.sizes, view.sizes, view.rank * sizeof(int64_t));
-  return true;
-}
 
 PyObject *handOver(FastPath *self, PyObject *args, PyObject *outputs) {
   return PyObject_CallFunctionObjArgs(self->slow, args, outputs, Py_None,
@@ -335,7 +106,7 @@ PyObject *findPlan(FastPath *self, PyObject *key) {
 /// A new contiguous tensor shaped like `like`, of dtype `dtype`.
 PyObject *allocateOutput(FastPath *self, PyObject *likeObject,
                          const TensorInfo &like, PyObject *dtype) {
-  if (tensorAccess) {
+  if (const PwTensorAccess *tensorAccess = boundTensorAccess()) {
     int32_t code = findDtypeCode(dtype);
     if (code >= 0)
       if (PyObject *result = tensorAccess->emptyContiguous(
@@ -372,7 +143,7 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
     return handOver(self, args, outputs);
   };
   // Not bound to a runtime yet (bind() was never called): nothing to launch.
-  if (!runtime.launch)
+  if (!isRuntimeBound())
     return slow();
   if (PyTuple_Size(args) != self->numInputs)
     return slow();
@@ -387,7 +158,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
     tensors[t] = PyTuple_GetItem(args, index);
     if (!tensors[t] ||
         reinterpret_cast<PyObject *>(Py_TYPE(tensors[t])) != tensorType ||
-        !readTensor(tensors[t], infos[t]) || !infos[t].contiguous ||
+        !readTensor(tensors[t], infos[t], /*withStrides=*/false) ||
+        !infos[t].contiguous ||
         (t > 0 &&
          (!infos[t].sameShape(infos[0]) || infos[t].device != infos[0].device)))
       return slow();
@@ -464,7 +236,7 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
       Py_INCREF(given[k]);
       results[k].reset(given[k]);
     }
-    if (!given[k] && !tensorAccess) {
+    if (!given[k] && !boundTensorAccess()) {
       // Made above like the first input: only its address is new.
       Ref pointer(callMethod(results[k].get(), names.dataPtr));
       if (!pointer)
@@ -475,8 +247,9 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
       continue;
     }
     TensorInfo out;
-    if (!readTensor(results[k].get(), out) || !out.contiguous ||
-        out.dtype != dtype || !out.sameShape(first) || out.device != device)
+    if (!readTensor(results[k].get(), out, /*withStrides=*/false) ||
+        !out.contiguous || out.dtype != dtype || !out.sameShape(first) ||
+        out.device != device)
       return slow();
     outputData[k] = out.data;
   }
@@ -493,8 +266,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   // per scalar one 8-byte word, in argument order, outputs last.
   Py_ssize_t numOperands = self->numInputs + self->numOutputs;
   Py_ssize_t descriptorWords = 3 + 2 * rank;
-  std::vector<int64_t> &words = packedWords;
-  std::vector<void *> &pointers = argumentPointers;
+  std::vector<int64_t> &words = threadPackedWords();
+  std::vector<void *> &pointers = threadArgumentPointers();
   words.assign(numTensors * descriptorWords + numScalars +
                    self->numOutputs * descriptorWords,
                0);
@@ -531,7 +304,7 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   }
 
   void *stream = nullptr;
-  if (tensorAccess) {
+  if (const PwTensorAccess *tensorAccess = boundTensorAccess()) {
     stream = tensorAccess->currentStream(static_cast<int32_t>(device));
   } else {
     Ref streamObject(PyObject_CallFunction(self->rawStream, "l", device));
@@ -675,10 +448,11 @@ PyObject *bind(PyObject *, PyObject *args) {
       PyErr_SetString(PyExc_ValueError, "bind: a null entry point");
       return nullptr;
     }
-  runtime.launch = reinterpret_cast<LaunchFn>(addresses[0]);
-  runtime.setDevice = reinterpret_cast<SetDeviceFn>(addresses[1]);
-  runtime.setStream = reinterpret_cast<SetStreamFn>(addresses[2]);
-  bindings.fetch_add(1, std::memory_order_acq_rel);
+  RuntimeEntries entries;
+  entries.launch = reinterpret_cast<LaunchFn>(addresses[0]);
+  entries.setDevice = reinterpret_cast<SetDeviceFn>(addresses[1]);
+  entries.setStream = reinterpret_cast<SetStreamFn>(addresses[2]);
+  bindRuntime(entries);
   Py_RETURN_NONE;
 }
 
@@ -704,12 +478,8 @@ PyObject *bindTensors(PyObject *, PyObject *args) {
   for (Py_ssize_t code = 0; code < PyTuple_Size(dtypes); ++code) {
     PyObject *dtype = PyTuple_GetItem(dtypes, code);
     objects.push_back(dtype == Py_None ? nullptr : dtype);
-    Py_XINCREF(objects.back());
   }
-  for (PyObject *dtype : dtypeObjects)
-    Py_XDECREF(dtype);
-  dtypeObjects = std::move(objects);
-  tensorAccess = table;
+  bindTensorAccess(table, objects);
   Py_RETURN_NONE;
 }
 
@@ -742,14 +512,7 @@ PyMethodDef moduleMethods[] = {
     {nullptr, nullptr, 0, nullptr}};
 
 int moduleExec(PyObject *module) {
-  names.shape = PyUnicode_InternFromString("shape");
-  names.dtype = PyUnicode_InternFromString("dtype");
-  names.isCuda = PyUnicode_InternFromString("is_cuda");
-  names.isContiguous = PyUnicode_InternFromString("is_contiguous");
-  names.getDevice = PyUnicode_InternFromString("get_device");
-  names.dataPtr = PyUnicode_InternFromString("data_ptr");
-  if (!names.shape || !names.dtype || !names.isCuda || !names.isContiguous ||
-      !names.getDevice || !names.dataPtr)
+  if (!internNames())
     return -1;
   PyObject *type = PyType_FromSpec(&fastPathSpec);
   if (!type)
@@ -758,7 +521,7 @@ int moduleExec(PyObject *module) {
     Py_DECREF(type);
     return -1;
   }
-  return 0;
+  return addFamilyCallType(module);
 }
 
 PyModuleDef_Slot moduleSlots[] = {
@@ -767,7 +530,7 @@ PyModuleDef_Slot moduleSlots[] = {
 PyModuleDef moduleDefinition = {
     PyModuleDef_HEAD_INIT,
     "pointwise._fastcall",
-    "The common call of @pw.pointwise functions, in C.",
+    "The common calls of @pw.pointwise functions and AOT families, in C.",
     0,
     moduleMethods,
     moduleSlots,

@@ -19,12 +19,13 @@
 #include <cstdint>
 
 /// Bumped whenever the layout of the structs below changes.
-constexpr uint32_t kTensorAccessVersion = 1;
+constexpr uint32_t kTensorAccessVersion = 2;
 
 /// What the call path needs to know of one tensor.
 struct PwTensorView {
-  uint64_t data;        // address of the first element
-  const int64_t *sizes; // `rank` sizes, valid while the tensor lives
+  uint64_t data;          // address of the first element
+  const int64_t *sizes;   // `rank` sizes, valid while the tensor lives
+  const int64_t *strides; // `rank` strides in elements, likewise
   int64_t rank;
   int32_t scalarType; // the framework's dtype code
   int32_t device;     // CUDA device index

@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // `pointwise._torchtensors`: fills the table of TensorAccess.h for PyTorch,
-// so that the C call path reads sizes, dtype, device and data pointer from
-// the tensor itself, allocates outputs with ATen's CUDA allocator and takes
-// the current stream from c10, where Python attribute reads cost about
-// 0.1-0.2 µs each.
+// so that the C call paths read sizes, strides, dtype, device and data
+// pointer from the tensor itself, allocate outputs with ATen's CUDA
+// allocator and take the current stream from c10, where Python attribute
+// reads cost about 0.1-0.2 µs each.
 //
 // Built against one torch version's C++ headers (PW_TORCH_VERSION and
 // PW_TORCH_GIT name it) and Python's stable ABI 3.11. Python's own headers
@@ -61,6 +61,7 @@ int readTensor(PyObject *tensor, PwTensorView *view) {
   c10::IntArrayRef sizes = t.sizes();
   view->data = reinterpret_cast<uint64_t>(t.const_data_ptr());
   view->sizes = sizes.data();
+  view->strides = t.strides().data();
   view->rank = static_cast<int64_t>(sizes.size());
   view->scalarType = static_cast<int32_t>(t.scalar_type());
   view->device = t.get_device();
@@ -104,28 +105,41 @@ PyObject *builtFor(PyObject *, PyObject *) {
                        kTensorAccessVersion);
 }
 
+/// A new tuple of `count` integers, or null with an error set.
+PyObject *toTuple(const int64_t *values, int64_t count) {
+  PyObject *tuple = PyTuple_New(count);
+  if (!tuple)
+    return nullptr;
+  for (int64_t d = 0; d < count; ++d) {
+    PyObject *value = PyLong_FromLongLong(values[d]);
+    if (!value) {
+      Py_DECREF(tuple);
+      return nullptr;
+    }
+    PyTuple_SetItem(tuple, d, value);
+  }
+  return tuple;
+}
+
 /// probe(tensor) -> None, or (data address, sizes, dtype code, device,
-/// contiguous) as read through the table: the package compares them with
-/// torch's attributes before trusting the table. `tensor` must be an exact
+/// contiguous, strides) as read through the table: the package compares them
+/// with torch's attributes before trusting the table. `tensor` must be an exact
 /// torch.Tensor (the caller checks).
 PyObject *probe(PyObject *, PyObject *tensor) {
   PwTensorView view;
   if (!readTensor(tensor, &view))
     Py_RETURN_NONE;
-  PyObject *sizes = PyTuple_New(view.rank);
+  PyObject *sizes = toTuple(view.sizes, view.rank);
   if (!sizes)
     return nullptr;
-  for (int64_t d = 0; d < view.rank; ++d) {
-    PyObject *size = PyLong_FromLongLong(view.sizes[d]);
-    if (!size) {
-      Py_DECREF(sizes);
-      return nullptr;
-    }
-    PyTuple_SetItem(sizes, d, size);
+  PyObject *strides = toTuple(view.strides, view.rank);
+  if (!strides) {
+    Py_DECREF(sizes);
+    return nullptr;
   }
-  return Py_BuildValue("(KNiiO)", static_cast<unsigned long long>(view.data),
+  return Py_BuildValue("(KNiiON)", static_cast<unsigned long long>(view.data),
                        sizes, view.scalarType, view.device,
-                       view.contiguous ? Py_True : Py_False);
+                       view.contiguous ? Py_True : Py_False, strides);
 }
 
 /// empty(sizes, dtype code, device) -> torch.Tensor: the table's allocation,
@@ -168,8 +182,8 @@ PyMethodDef moduleMethods[] = {
     {"built_for", builtFor, METH_NOARGS,
      "built_for() -> (torch version, git version, table version)."},
     {"probe", probe, METH_O,
-     "probe(tensor) -> (data, sizes, dtype code, device, contiguous) or "
-     "None."},
+     "probe(tensor) -> (data, sizes, dtype code, device, contiguous, "
+     "strides) or None."},
     {"empty", empty, METH_VARARGS,
      "empty(sizes, dtype code, device) -> a new contiguous CUDA tensor."},
     {"stream", stream, METH_O, "stream(device) -> the current stream."},

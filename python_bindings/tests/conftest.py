@@ -36,6 +36,12 @@ def pw_opt():
 
 
 @pytest.fixture(scope="session")
+def pw_compile():
+    """The path of pw-compile; skips the test when it is not built."""
+    return _tool("pw-compile")
+
+
+@pytest.fixture(scope="session")
 def pw_run():
     """The path of pw-run; skips the test when it is not built."""
     return _tool("pw-run")

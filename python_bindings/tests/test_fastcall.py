@@ -343,6 +343,7 @@ class TensorView(ctypes.Structure):
     """PwTensorView of python_bindings/src/TensorAccess.h."""
     _fields_ = [("data", ctypes.c_uint64),
                 ("sizes", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
                 ("rank", ctypes.c_int64),
                 ("scalar_type", ctypes.c_int32),
                 ("device", ctypes.c_int32),
@@ -357,7 +358,7 @@ CURRENT_STREAM = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int32)
 
 
 class TensorAccess(ctypes.Structure):
-    """PwTensorAccess of python_bindings/src/TensorAccess.h (version 1)."""
+    """PwTensorAccess of python_bindings/src/TensorAccess.h (version 2)."""
     _fields_ = [("version", ctypes.c_uint32), ("read", READ),
                 ("empty_contiguous", EMPTY), ("current_stream", CURRENT_STREAM)]
 
@@ -399,7 +400,7 @@ def test_tensor_access_table(fastcall):
 
     callbacks = (READ(read), EMPTY(empty),
                  CURRENT_STREAM(lambda device: STREAM * 2 + device))
-    table = TensorAccess(1, *callbacks)
+    table = TensorAccess(2, *callbacks)
     h = Harness(fastcall, 2)
     h.plan(["f32", "f16"], [], 2, 1, ["f32"], "  ")
     a, b = Unreadable((3, 5), device=1), Unreadable((3, 5), "f16", device=1)
@@ -414,7 +415,7 @@ def test_tensor_access_table(fastcall):
             "general path"
         with pytest.raises(ValueError, match="table version"):
             fastcall.bind_tensors(ctypes.addressof(TensorAccess(
-                2, *callbacks)), codes)
+                1, *callbacks)), codes)
     finally:
         fastcall.bind_tensors(0, ())
     assert [values for _, values in h.launches] == [

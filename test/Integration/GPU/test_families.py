@@ -818,6 +818,71 @@ def test_bad_arguments():
 
 
 # ===------------------------------------------------------------------------===
+# The C call (pointwise._fastcall.FamilyCall) against the generated Python
+# ===------------------------------------------------------------------------===
+
+def _c_call_in_use(family):
+    return type(type(family).__call__).__name__ == "FamilyCall"
+
+
+def test_families_use_the_c_call():
+    """With _fastcall.abi3.so in the bundle, families of torch tensors take
+    the C call (the tests above all run through it); the generated Python
+    serves what it hands over."""
+    if not (BUNDLE / "_fastcall.abi3.so").is_file():
+        pytest.skip("the bundle has no _fastcall.abi3.so")
+    assert _c_call_in_use(add) and _c_call_in_use(axpy) and _c_call_in_use(gelu)
+
+
+C_CALL_CASES = [
+    ("contiguous", lambda: (rnd(33, 65), rnd(33, 65))),
+    ("transposed", lambda: (rnd(65, 33).t(), rnd(33, 65))),
+    ("sliced", lambda: (rnd(40, 140)[3:36, 1::2][:, :65], rnd(33, 65))),
+    ("expanded", lambda: (rnd(65).expand(33, 65), rnd(33, 1))),
+    ("rank 5, leading ones", lambda: (rnd(1, 1, 2, 33, 65), rnd(65))),
+    ("rank 6", lambda: (rnd(2, 1, 3, 1, 5, 7), rnd(2, 1, 3, 1, 5, 7))),
+]
+
+
+@pytest.mark.parametrize("case", C_CALL_CASES, ids=lambda c: c[0])
+def test_c_call_matches_the_generated_python(case):
+    """Same outputs, or the same error, through both paths of axpy."""
+    x, y = case[1]()
+    results = []
+    for call in (axpy, lambda *a: axpy._python_call(axpy, *a)):
+        out = torch.broadcast_shapes(x.shape, y.shape)
+        out = poison(torch.empty(out, device=DEV))
+        try:
+            call(x, y, -1.25, out)
+            results.append(out)
+        except Exception as error:  # compared between the two paths
+            results.append((type(error), str(error)))
+    if isinstance(results[0], tuple):
+        assert results[0] == results[1]
+        assert case[0] == "rank 6"  # above the declared rank 4
+        return
+    torch.testing.assert_close(results[0], results[1], rtol=0, atol=0)
+    check_close(results[0], x * -1.25 + y, rtol=1e-6)
+
+
+def test_c_call_hand_overs_raise_like_the_generated_python():
+    x = rnd(8)
+    out = torch.empty(8, device=DEV)
+    cases = [(x.double(), x, 1.0, out), (x.cpu(), x, 1.0, out),
+             (x, x, "1", out), (x, x, 1e300, out), (x, x, 1.0),
+             (x, rnd(9), 1.0, out)]
+    for args in cases:
+        outcomes = []
+        for call in (axpy, lambda *a: axpy._python_call(axpy, *a)):
+            try:
+                call(*args)
+                outcomes.append("ok")
+            except Exception as error:  # compared between the two paths
+                outcomes.append((type(error), str(error)))
+        assert outcomes[0] == outcomes[1] and outcomes[0] != "ok"
+
+
+# ===------------------------------------------------------------------------===
 # Tables, streams, other array types, threads
 # ===------------------------------------------------------------------------===
 

@@ -1,0 +1,235 @@
+//===- CallSupport.cpp - What the C call paths share ----------------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CallSupport.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+namespace pointwise::python {
+
+namespace {
+RuntimeEntries runtime;
+
+/// Bumped by every `bind()`: what a thread recorded under other entry
+/// points says nothing about these.
+std::atomic<unsigned> bindings{0};
+
+const PwTensorAccess *tensorAccess = nullptr;
+/// `dtypeObjects[code]`: the framework's dtype object of the table's dtype
+/// code `code` (or null); owned references.
+std::vector<PyObject *> dtypeObjects;
+
+/// -1 with an error set, 0 or 1.
+int isTrueMethod(PyObject *object, PyObject *name) {
+  PyObject *result = callMethod(object, name);
+  if (!result)
+    return -1;
+  int truth = result == Py_True;
+  Py_DECREF(result);
+  return truth;
+}
+
+/// Reads a tuple of non-negative integers (a shape or strides) into
+/// `values`; false when it is not one or is longer than kMaxRank.
+bool readIntegers(PyObject *tuple, int64_t *values, Py_ssize_t &count,
+                  bool nonNegative) {
+  if (!tuple || !PyTuple_Check(tuple))
+    return false;
+  count = PyTuple_Size(tuple);
+  if (count > kMaxRank)
+    return false;
+  for (Py_ssize_t d = 0; d < count; ++d) {
+    values[d] = PyLong_AsLongLong(PyTuple_GetItem(tuple, d));
+    if ((values[d] == -1 && PyErr_Occurred()) || (nonNegative && values[d] < 0))
+      return false;
+  }
+  return true;
+}
+
+bool readThroughAttributes(PyObject *tensor, TensorInfo &info,
+                           bool withStrides) {
+  Ref isCuda(PyObject_GetAttr(tensor, names.isCuda));
+  if (!isCuda || isCuda.get() != Py_True)
+    return false;
+  Ref shape(PyObject_GetAttr(tensor, names.shape));
+  if (!readIntegers(shape.get(), info.sizes, info.rank, /*nonNegative=*/true))
+    return false;
+  if (withStrides) {
+    Ref strides(callMethod(tensor, names.stride));
+    Py_ssize_t count = 0;
+    if (!readIntegers(strides.get(), info.strides, count,
+                      /*nonNegative=*/false) ||
+        count != info.rank)
+      return false;
+  }
+  Ref device(callMethod(tensor, names.getDevice));
+  if (!device)
+    return false;
+  info.device = PyLong_AsLong(device.get());
+  if (info.device < 0)
+    return false;
+  int contiguous = isTrueMethod(tensor, names.isContiguous);
+  if (contiguous < 0)
+    return false;
+  info.contiguous = contiguous == 1;
+  Ref dtype(PyObject_GetAttr(tensor, names.dtype));
+  if (!dtype)
+    return false;
+  info.dtype = dtype.get(); // dtype objects are immortal singletons of torch
+  Ref pointer(callMethod(tensor, names.dataPtr));
+  if (!pointer)
+    return false;
+  info.data = PyLong_AsUnsignedLongLong(pointer.get());
+  return !PyErr_Occurred();
+}
+} // namespace
+
+Names names;
+
+void bindRuntime(const RuntimeEntries &entries) {
+  runtime = entries;
+  bindings.fetch_add(1, std::memory_order_acq_rel);
+}
+
+BoundRuntime getBoundRuntime() {
+  return {runtime, bindings.load(std::memory_order_acquire)};
+}
+
+bool isRuntimeBound() { return runtime.launch != nullptr; }
+
+std::vector<int64_t> &threadPackedWords() {
+  thread_local std::vector<int64_t> words;
+  return words;
+}
+
+std::vector<void *> &threadArgumentPointers() {
+  thread_local std::vector<void *> pointers;
+  return pointers;
+}
+
+bool internNames() {
+  names.shape = PyUnicode_InternFromString("shape");
+  names.dtype = PyUnicode_InternFromString("dtype");
+  names.isCuda = PyUnicode_InternFromString("is_cuda");
+  names.isContiguous = PyUnicode_InternFromString("is_contiguous");
+  names.getDevice = PyUnicode_InternFromString("get_device");
+  names.dataPtr = PyUnicode_InternFromString("data_ptr");
+  names.stride = PyUnicode_InternFromString("stride");
+  return names.shape && names.dtype && names.isCuda && names.isContiguous &&
+         names.getDevice && names.dataPtr && names.stride;
+}
+
+PyObject *callMethod(PyObject *object, PyObject *name) {
+  return PyObject_CallMethodObjArgs(object, name, nullptr);
+}
+
+const PwTensorAccess *boundTensorAccess() { return tensorAccess; }
+
+void bindTensorAccess(const PwTensorAccess *table,
+                      const std::vector<PyObject *> &dtypes) {
+  for (PyObject *dtype : dtypes)
+    Py_XINCREF(dtype);
+  for (PyObject *dtype : dtypeObjects)
+    Py_XDECREF(dtype);
+  dtypeObjects = dtypes;
+  tensorAccess = table;
+}
+
+int32_t findDtypeCode(PyObject *dtype) {
+  for (size_t code = 0; code < dtypeObjects.size(); ++code)
+    if (dtypeObjects[code] == dtype)
+      return static_cast<int32_t>(code);
+  return -1;
+}
+
+bool TensorInfo::sameShape(const TensorInfo &other) const {
+  return rank == other.rank &&
+         std::memcmp(sizes, other.sizes, rank * sizeof(int64_t)) == 0;
+}
+
+bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides) {
+  if (!tensorAccess)
+    return readThroughAttributes(tensor, info, withStrides);
+  PwTensorView view;
+  if (!tensorAccess->read(tensor, &view) || view.rank > kMaxRank ||
+      view.scalarType < 0 ||
+      static_cast<size_t>(view.scalarType) >= dtypeObjects.size() ||
+      !dtypeObjects[view.scalarType] || view.device < 0)
+    return false;
+  info.data = view.data;
+  info.device = view.device;
+  info.dtype = dtypeObjects[view.scalarType];
+  info.contiguous = view.contiguous != 0;
+  info.rank = view.rank;
+  std::memcpy(info.sizes, view.sizes, view.rank * sizeof(int64_t));
+  if (withStrides)
+    std::memcpy(info.strides, view.strides, view.rank * sizeof(int64_t));
+  return true;
+}
+
+bool packScalar(PyObject *value, char code, int64_t &word) {
+  word = 0;
+  switch (code) {
+  case '?': {
+    int truth = PyObject_IsTrue(value);
+    if (truth < 0) {
+      PyErr_Clear();
+      return false;
+    }
+    word = truth;
+    return true;
+  }
+  case 'b':
+  case 'h':
+  case 'i':
+  case 'q': {
+    if (!PyLong_Check(value))
+      return false;
+    int overflow = 0;
+    long long integer = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow || (integer == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
+    int bits = code == 'b' ? 8 : code == 'h' ? 16 : code == 'i' ? 32 : 64;
+    if (bits < 64) {
+      long long limit = 1LL << (bits - 1);
+      if (integer < -limit || integer >= limit)
+        return false;
+    }
+    // Little-endian: the low bytes of the word are the narrow value, the
+    // rest zero (as Python's struct module pads it).
+    word = bits < 64 ? static_cast<int64_t>(static_cast<uint64_t>(integer) &
+                                            ((uint64_t(1) << bits) - 1))
+                     : integer;
+    return true;
+  }
+  case 'f':
+  case 'd': {
+    double real = PyFloat_AsDouble(value);
+    if (real == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear(); // an int beyond a double's range
+      return false;
+    }
+    if (code == 'd') {
+      static_assert(sizeof(double) == sizeof(int64_t));
+      std::memcpy(&word, &real, sizeof(real));
+    } else {
+      float narrow = static_cast<float>(real);
+      if (std::isinf(narrow) && !std::isinf(real))
+        return false; // rounds to infinity: out of float32's range
+      std::memcpy(&word, &narrow, sizeof(narrow));
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace pointwise::python

@@ -1,0 +1,138 @@
+//===- CallSupport.h - What the C call paths share --------------*- C++ -*-===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The pieces that both C call paths of `pointwise._fastcall` use: the
+// runtime's entry points bound by `bind()`, the tensor access table bound by
+// `bind_tensors()`, reading one tensor, packing one scalar, and an owning
+// reference. `FastCall.cpp` is the call of a @pw.pointwise function,
+// `FamilyCall.cpp` the call of an AOT library's family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POINTWISE_PYTHON_CALLSUPPORT_H
+#define POINTWISE_PYTHON_CALLSUPPORT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "TensorAccess.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pointwise::python {
+
+using LaunchFn = int (*)(const void *family, void **arguments);
+using SetDeviceFn = int (*)(int device);
+using SetStreamFn = void (*)(void *stream);
+
+/// The runtime's entry points, bound once by `bind()`.
+struct RuntimeEntries {
+  LaunchFn launch = nullptr;
+  SetDeviceFn setDevice = nullptr;
+  SetStreamFn setStream = nullptr;
+};
+
+/// The runtime's entry points and the `bind()` that set them, copied while
+/// the GIL is held: `bind()` writes them under the GIL, and the launch reads
+/// them after releasing it.
+struct BoundRuntime {
+  RuntimeEntries entries;
+  unsigned binding;
+};
+
+/// Sets the entry points (under the GIL).
+void bindRuntime(const RuntimeEntries &entries);
+BoundRuntime getBoundRuntime();
+/// Whether `bind()` was called.
+bool isRuntimeBound();
+
+/// Per thread: the packed arguments of a launch and the `void **` array
+/// pointing into them (one launch at a time per thread).
+std::vector<int64_t> &threadPackedWords();
+std::vector<void *> &threadArgumentPointers();
+
+/// Owns a reference (Py_XDECREF at scope exit).
+class Ref {
+public:
+  Ref() = default;
+  explicit Ref(PyObject *object) : object(object) {}
+  Ref(const Ref &) = delete;
+  Ref &operator=(const Ref &) = delete;
+  ~Ref() { Py_XDECREF(object); }
+  void reset(PyObject *value) {
+    Py_XDECREF(object);
+    object = value;
+  }
+  PyObject *release() {
+    PyObject *value = object;
+    object = nullptr;
+    return value;
+  }
+  PyObject *get() const { return object; }
+  explicit operator bool() const { return object != nullptr; }
+
+private:
+  PyObject *object = nullptr;
+};
+
+/// Interned attribute names, created by `internNames()` at module init.
+struct Names {
+  PyObject *shape, *dtype, *isCuda, *isContiguous, *getDevice, *dataPtr,
+      *stride;
+};
+extern Names names;
+/// False with a Python error set when interning failed.
+bool internNames();
+
+/// A new reference to `object.name()`, or null with an error set.
+PyObject *callMethod(PyObject *object, PyObject *name);
+
+/// The tensor access table bound by `bind_tensors`, or null: then tensors
+/// are read through their Python attributes.
+const PwTensorAccess *boundTensorAccess();
+/// Binds `table` (null: none) with `dtypes[code]` the framework's dtype
+/// object of the table's dtype code `code` (null entries for none); takes
+/// new references.
+void bindTensorAccess(const PwTensorAccess *table,
+                      const std::vector<PyObject *> &dtypes);
+/// The table's dtype code of dtype object `dtype`, or -1.
+int32_t findDtypeCode(PyObject *dtype);
+
+/// The most dims the call paths handle (more go to the general path).
+constexpr Py_ssize_t kMaxRank = 16;
+
+/// One tensor argument or output as a call path uses it.
+struct TensorInfo {
+  uint64_t data = 0;
+  long device = -1;
+  PyObject *dtype = nullptr; // borrowed: interned dtype objects live on
+  bool contiguous = false;
+  Py_ssize_t rank = 0;
+  int64_t sizes[kMaxRank];
+  int64_t strides[kMaxRank]; // in elements; read only when asked for
+
+  bool sameShape(const TensorInfo &other) const;
+};
+
+/// Reads `tensor` (an exact instance of the framework's tensor type) through
+/// the bound table when there is one, else through its attributes; with
+/// `withStrides`, its strides too. False, with any Python error to be
+/// cleared by the caller, when the call path should not handle it.
+bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides);
+
+/// Packs one scalar as the kernel expects it (`code` as in Python's struct
+/// module: ? b h i q f d). False, with no Python error set, when the value
+/// does not fit (out of the type's range, a float that rounds to infinity)
+/// or the code is not one of those: the general path then reports it.
+bool packScalar(PyObject *value, char code, int64_t &word);
+
+/// Registers `pointwise._fastcall.FamilyCall` in `module`; -1 on error.
+int addFamilyCallType(PyObject *module);
+
+} // namespace pointwise::python
+
+#endif // POINTWISE_PYTHON_CALLSUPPORT_H

@@ -1,0 +1,298 @@
+//===- FamilyCall.cpp - the call of an AOT family in C --------------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `pointwise._fastcall.FamilyCall`: the common call of a family of a
+// pw-compile library (`KernelLibrary(...).family(name)(...)`), done in C
+// instead of the generated Python of `Family._build_call`, for host time per
+// call below PyTorch eager's. The common call is: every memref argument an
+// exact `torch.Tensor` on a CUDA device, of a dtype the argument accepts,
+// any strides, of the argument's rank or one that leading size-1 dims or
+// padding make it; every scalar a Python number that packs (bool, int,
+// float). The call packs the memref descriptors and scalars exactly as the
+// generated Python does and launches on the runtime's current device and
+// stream with the GIL released. Anything else hands the call, unchanged, to
+// the generated Python, which either handles it or raises the error that
+// names the mistake: this file never changes a result, only its cost.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CallSupport.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+using namespace pointwise::python;
+
+namespace {
+
+/// What the call needs to know of one argument of the family.
+struct ArgumentSpec {
+  bool isMemref = false;
+  /// Memrefs: the declared rank, sizes (-1 where dynamic) and the tuple of
+  /// dtype objects the argument accepts (borrowed from `arguments`).
+  Py_ssize_t rank = 0;
+  std::vector<int64_t> staticSizes;
+  PyObject *dtypes = nullptr;
+  /// Scalars: the struct code the value is packed with.
+  char code = 0;
+  /// Where the argument's words start in the packed buffer.
+  size_t offset = 0;
+};
+
+struct FamilyCall {
+  PyObject_HEAD;
+  void *family;                     // the pwFamily table
+  std::vector<ArgumentSpec> *specs; // one per argument
+  size_t words;                     // the packed buffer's size in words
+  PyObject *arguments;              // the constructor's tuple
+  PyObject *slow;                   // slow(*args, **kwargs)
+  PyObject *tensorType;             // torch.Tensor
+  PyObject *raiseError;             // raise_error(status): raises
+};
+
+bool acceptsDtype(const ArgumentSpec &spec, PyObject *dtype) {
+  Py_ssize_t count = PyTuple_Size(spec.dtypes);
+  for (Py_ssize_t i = 0; i < count; ++i)
+    if (PyTuple_GetItem(spec.dtypes, i) == dtype)
+      return true;
+  return false;
+}
+
+/// Packs the descriptor of `tensor` for `spec` at `words`: (allocated,
+/// aligned, offset 0, sizes, strides) at the declared rank, padded with
+/// leading (1, stride 0) dims or stripped of leading size-1 dims, as
+/// `Family._pad` does. False when the shapes do not fit (the general path
+/// raises).
+bool packMemref(const ArgumentSpec &spec, const TensorInfo &info,
+                int64_t *words) {
+  Py_ssize_t rank = spec.rank;
+  Py_ssize_t first = 0; // the first of the tensor's dims that is packed
+  while (info.rank - first > rank && info.sizes[first] == 1)
+    ++first;
+  if (info.rank - first > rank)
+    return false;
+  Py_ssize_t lead = rank - (info.rank - first);
+  auto address = static_cast<int64_t>(info.data);
+  words[0] = address;
+  words[1] = address;
+  words[2] = 0;
+  int64_t *sizes = words + 3, *strides = words + 3 + rank;
+  for (Py_ssize_t d = 0; d < rank; ++d) {
+    bool padded = d < lead;
+    sizes[d] = padded ? 1 : info.sizes[first + d - lead];
+    strides[d] = padded ? 0 : info.strides[first + d - lead];
+    if (!spec.staticSizes.empty() && spec.staticSizes[d] >= 0 &&
+        sizes[d] != spec.staticSizes[d])
+      return false;
+  }
+  return true;
+}
+
+PyObject *familyCallCall(PyObject *object, PyObject *args, PyObject *kwargs) {
+  auto *self = reinterpret_cast<FamilyCall *>(object);
+  if (!self->slow) {
+    PyErr_SetString(PyExc_RuntimeError, "FamilyCall: cleared");
+    return nullptr;
+  }
+  // From here on, anything unexpected (including a Python error in one of
+  // the probes) hands the call over, with the error cleared.
+  auto slow = [&]() -> PyObject * {
+    PyErr_Clear();
+    return PyObject_Call(self->slow, args, kwargs);
+  };
+  const std::vector<ArgumentSpec> &specs = *self->specs;
+  if (!isRuntimeBound() || (kwargs && PyDict_Size(kwargs) > 0) ||
+      PyTuple_Size(args) != static_cast<Py_ssize_t>(specs.size()))
+    return slow();
+
+  std::vector<int64_t> &words = threadPackedWords();
+  std::vector<void *> &pointers = threadArgumentPointers();
+  words.assign(self->words, 0);
+  pointers.resize(specs.size());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const ArgumentSpec &spec = specs[i];
+    PyObject *value = PyTuple_GetItem(args, static_cast<Py_ssize_t>(i));
+    int64_t *at = words.data() + spec.offset;
+    pointers[i] = at;
+    if (!spec.isMemref) {
+      if (!packScalar(value, spec.code, *at))
+        return slow();
+      continue;
+    }
+    TensorInfo info;
+    if (reinterpret_cast<PyObject *>(Py_TYPE(value)) != self->tensorType ||
+        !readTensor(value, info, /*withStrides=*/true) ||
+        !acceptsDtype(spec, info.dtype) || !packMemref(spec, info, at))
+      return slow();
+  }
+
+  BoundRuntime bound = getBoundRuntime();
+  void *family = self->family;
+  PyThreadState *released = PyEval_SaveThread();
+  int status = bound.entries.launch(family, pointers.data());
+  PyEval_RestoreThread(released);
+  if (status) {
+    Ref raised(PyObject_CallFunction(self->raiseError, "i", status));
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_RuntimeError, "pointwise: launch failed (status %d)",
+                   status);
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+/// Reads one entry of the constructor's `arguments`: a 1-character str (a
+/// scalar's struct code) or a (rank, static sizes, dtypes) tuple. False with
+/// a ValueError set when it is neither.
+bool readSpec(PyObject *entry, ArgumentSpec &spec) {
+  if (PyUnicode_Check(entry)) {
+    if (PyUnicode_GetLength(entry) != 1) {
+      PyErr_SetString(PyExc_ValueError,
+                      "FamilyCall: a scalar's code is one character");
+      return false;
+    }
+    spec.code = static_cast<char>(PyUnicode_ReadChar(entry, 0));
+    int64_t unused;
+    Ref probe(PyLong_FromLong(0));
+    if (!probe || !packScalar(probe.get(), spec.code, unused)) {
+      PyErr_Format(PyExc_ValueError,
+                   "FamilyCall: scalar code '%c' is not one of ? b h i q f d",
+                   spec.code);
+      return false;
+    }
+    return true;
+  }
+  PyObject *sizes = nullptr, *dtypes = nullptr;
+  if (!PyTuple_Check(entry) ||
+      !PyArg_ParseTuple(entry, "nO!O!", &spec.rank, &PyTuple_Type, &sizes,
+                        &PyTuple_Type, &dtypes) ||
+      spec.rank < 0 || spec.rank > kMaxRank ||
+      (PyTuple_Size(sizes) != 0 && PyTuple_Size(sizes) != spec.rank)) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_ValueError,
+                    "FamilyCall: a memref is (rank <= 16, static sizes "
+                    "(rank of them, -1 where dynamic, or none), dtypes)");
+    return false;
+  }
+  spec.isMemref = true;
+  spec.dtypes = dtypes;
+  for (Py_ssize_t d = 0; d < PyTuple_Size(sizes); ++d) {
+    spec.staticSizes.push_back(PyLong_AsLongLong(PyTuple_GetItem(sizes, d)));
+    if (PyErr_Occurred())
+      return false;
+  }
+  return true;
+}
+
+PyObject *familyCallNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  static const char *keywords[] = {"family",      "arguments",   "slow",
+                                   "tensor_type", "raise_error", nullptr};
+  PyObject *familyObject, *arguments, *slow, *tensorType, *raiseError;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!OOO:FamilyCall",
+                                   const_cast<char **>(keywords), &familyObject,
+                                   &PyTuple_Type, &arguments, &slow,
+                                   &tensorType, &raiseError))
+    return nullptr;
+  void *family = PyLong_AsVoidPtr(familyObject);
+  if (PyErr_Occurred())
+    return nullptr;
+  if (!family) {
+    PyErr_SetString(PyExc_ValueError, "FamilyCall: a null family");
+    return nullptr;
+  }
+  auto specs = std::make_unique<std::vector<ArgumentSpec>>();
+  size_t words = 0;
+  for (Py_ssize_t i = 0; i < PyTuple_Size(arguments); ++i) {
+    ArgumentSpec spec;
+    if (!readSpec(PyTuple_GetItem(arguments, i), spec))
+      return nullptr;
+    spec.offset = words;
+    words += spec.isMemref ? 3 + 2 * spec.rank : 1;
+    specs->push_back(std::move(spec));
+  }
+  auto alloc = reinterpret_cast<allocfunc>(PyType_GetSlot(type, Py_tp_alloc));
+  auto *self = reinterpret_cast<FamilyCall *>(alloc(type, 0));
+  if (!self)
+    return nullptr;
+  self->family = family;
+  self->specs = specs.release();
+  self->words = words > 0 ? words : 1;
+  PyObject **members[] = {&self->arguments, &self->slow, &self->tensorType,
+                          &self->raiseError};
+  PyObject *values[] = {arguments, slow, tensorType, raiseError};
+  for (size_t m = 0; m < 4; ++m) {
+    Py_INCREF(values[m]);
+    *members[m] = values[m];
+  }
+  return reinterpret_cast<PyObject *>(self);
+}
+
+int familyCallTraverse(PyObject *object, visitproc visit, void *arg) {
+  auto *self = reinterpret_cast<FamilyCall *>(object);
+  Py_VISIT(self->arguments);
+  Py_VISIT(self->slow);
+  Py_VISIT(self->tensorType);
+  Py_VISIT(self->raiseError);
+  Py_VISIT(reinterpret_cast<PyObject *>(Py_TYPE(object)));
+  return 0;
+}
+
+int familyCallClear(PyObject *object) {
+  auto *self = reinterpret_cast<FamilyCall *>(object);
+  Py_CLEAR(self->slow);
+  Py_CLEAR(self->tensorType);
+  Py_CLEAR(self->raiseError);
+  // `arguments` owns the dtype tuples the specs borrow: it stays until
+  // dealloc, and a cleared object hands every call over.
+  return 0;
+}
+
+void familyCallDealloc(PyObject *object) {
+  PyTypeObject *type = Py_TYPE(object);
+  PyObject_GC_UnTrack(object);
+  familyCallClear(object);
+  auto *self = reinterpret_cast<FamilyCall *>(object);
+  Py_CLEAR(self->arguments);
+  delete self->specs;
+  self->specs = nullptr;
+  auto release = reinterpret_cast<freefunc>(PyType_GetSlot(type, Py_tp_free));
+  release(object);
+  Py_DECREF(type);
+}
+
+PyType_Slot familyCallSlots[] = {
+    {Py_tp_new, reinterpret_cast<void *>(familyCallNew)},
+    {Py_tp_call, reinterpret_cast<void *>(familyCallCall)},
+    {Py_tp_traverse, reinterpret_cast<void *>(familyCallTraverse)},
+    {Py_tp_clear, reinterpret_cast<void *>(familyCallClear)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(familyCallDealloc)},
+    {Py_tp_doc,
+     const_cast<char *>(
+         "FamilyCall(family, arguments, slow, tensor_type, raise_error): the "
+         "common call of one AOT family; call it with the family's "
+         "arguments. `arguments` has one entry per argument: a scalar's "
+         "struct code ('?', 'b', 'h', 'i', 'q', 'f' or 'd') or a memref's "
+         "(rank, static sizes or (), accepted dtype objects).")},
+    {0, nullptr}};
+
+PyType_Spec familyCallSpec = {
+    "pointwise._fastcall.FamilyCall", sizeof(FamilyCall), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, familyCallSlots};
+
+} // namespace
+
+int pointwise::python::addFamilyCallType(PyObject *module) {
+  PyObject *type = PyType_FromSpec(&familyCallSpec);
+  if (!type)
+    return -1;
+  if (PyModule_AddObject(module, "FamilyCall", type) < 0) {
+    Py_DECREF(type);
+    return -1;
+  }
+  return 0;
+}

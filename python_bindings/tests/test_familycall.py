@@ -1,0 +1,362 @@
+"""pointwise._fastcall.FamilyCall (python_bindings/src/FamilyCall.cpp), the
+C call of an AOT library's family, without a GPU: the families are compiled
+by pw-compile with --target=cpu (host loops dispatched by the same runtime),
+and a stand-in tensor type over NumPy arrays plays torch.Tensor. Every call
+is made through the C call and through the generated Python it replaces
+(`Family._python_call`): the same outputs, the same packed arguments, the
+same errors."""
+
+import ctypes
+import struct
+
+import numpy as np
+import pytest
+
+from pointwise import _pointwise, _runtime
+from pointwise._runtime import KernelLibrary, load_runtime
+
+SOURCE = r"""
+!d2 = memref<?x?xf32, strided<[?, ?], offset: ?>>
+!s2 = memref<4x3xf32, strided<[?, ?], offset: ?>>
+!i1d = memref<?xi32, strided<[?], offset: ?>>
+!h1d = memref<?xf16, strided<[?], offset: ?>>
+
+func.func @axpy(%x: !d2, %y: !d2, %a: f32, %out: !d2) {
+  pointwise.map ins(%x, %y, %a : !d2, !d2, f32) outs(%out : !d2) {
+  ^bb0(%u: f32, %v: f32, %s: f32):
+    %m = arith.mulf %u, %s : f32
+    %r = arith.addf %m, %v : f32
+    pointwise.yield %r : f32
+  }
+  return
+}
+
+func.func @twice_static(%x: !s2, %out: !s2) {
+  pointwise.map ins(%x : !s2) outs(%out : !s2) {
+  ^bb0(%u: f32):
+    %r = arith.addf %u, %u : f32
+    pointwise.yield %r : f32
+  }
+  return
+}
+
+func.func @shift_if(%x: !i1d, %k: i8, %flag: i1, %w: f64, %out: !i1d) {
+  pointwise.map ins(%x, %k, %flag, %w : !i1d, i8, i1, f64) outs(%out : !i1d) {
+  ^bb0(%u: i32, %s: i8, %f: i1, %d: f64):
+    %e = arith.extsi %s : i8 to i32
+    %t = arith.fptosi %d : f64 to i32
+    %p = arith.addi %u, %e : i32
+    %q = arith.addi %p, %t : i32
+    %r = arith.select %f, %q, %u : i32
+    pointwise.yield %r : i32
+  }
+  return
+}
+
+func.func @scale_f16(%x: !h1d, %s: f16, %out: !h1d) {
+  pointwise.map ins(%x, %s : !h1d, f16) outs(%out : !h1d) {
+  ^bb0(%u: f16, %c: f16):
+    %r = arith.mulf %u, %c : f16
+    pointwise.yield %r : f16
+  }
+  return
+}
+"""
+
+# Stand-in dtype objects (torch's are singletons compared by identity).
+F32, I32, F16, F64 = "float32", "int32", "float16", "float64"
+_DTYPES = {np.dtype(np.float32): F32, np.dtype(np.int32): I32,
+           np.dtype(np.float16): F16, np.dtype(np.float64): F64}
+_BY_CODE = {_runtime.ElementType.F32: frozenset([F32]),
+            _runtime.ElementType.I32: frozenset([I32]),
+            _runtime.ElementType.F16: frozenset([F16]),
+            _runtime.ElementType.F64: frozenset([F64])}
+
+
+class FakeTensor:
+    """What both call paths read of a torch.Tensor, over a NumPy array."""
+
+    def __init__(self, array, cuda=True, dtype=None):
+        self.array = array
+        self.shape = array.shape
+        self.dtype = dtype or _DTYPES[array.dtype]
+        self.is_cuda = cuda
+
+    def data_ptr(self):
+        return self.array.ctypes.data
+
+    def stride(self):
+        return tuple(s // self.array.itemsize for s in self.array.strides)
+
+    def get_device(self):
+        return 0
+
+    def is_contiguous(self):
+        return self.array.flags.c_contiguous
+
+
+class SubTensor(FakeTensor):
+    pass
+
+
+@pytest.fixture(scope="module")
+def library(pw_compile, tmp_path_factory):
+    import subprocess
+    directory = tmp_path_factory.mktemp("familycall")
+    source = directory / "families.mlir"
+    source.write_text(SOURCE)
+    path = directory / "families.so"
+    runtime = load_runtime()
+    subprocess.run([pw_compile, str(source), "--target=cpu", "--quiet",
+                    "--runtime-dir", _runtime_dir(runtime), "-o", str(path)],
+                   check=True)
+    return KernelLibrary(str(path), runtime=runtime)
+
+
+def _runtime_dir(runtime):
+    import os
+    return os.path.dirname(runtime.path) if os.sep in runtime.path else "."
+
+
+@pytest.fixture
+def family(library, monkeypatch):
+    """family(name): the family bound to FakeTensor as its tensor type."""
+    if _pointwise._load_fastcall(library.runtime) is None:
+        pytest.skip("pointwise._fastcall is not built (no Python headers)")
+    monkeypatch.setattr(_runtime, "_torch_dtypes_of",
+                        lambda code: _BY_CODE.get(code, frozenset()))
+    made = []
+
+    def get(name):
+        f = _runtime.Family(library, name, library.family(name)._table)
+        f._bind_torch(FakeTensor)
+        made.append(f)
+        return f
+    return get
+
+
+def c_call_of(f):
+    return type(f).__call__
+
+
+def python_call(f, *args):
+    return f._python_call(f, *args)
+
+
+def outcome(call, *args):
+    """('ok', None) or (exception type, message) of call(*args)."""
+    try:
+        return ("ok", call(*args))
+    except Exception as error:  # compared between the two paths
+        return (type(error), str(error))
+
+
+def test_the_c_call_is_installed(family):
+    f = family("axpy")
+    assert type(c_call_of(f)).__name__ == "FamilyCall"
+    # Half-precision scalars keep the generated Python.
+    assert not type(c_call_of(family("scale_f16"))).__name__ == "FamilyCall"
+
+
+def rnd(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def layouts():
+    """(x, y, out, expected) cases of axpy(x, y, 2.5, out) on 5 x 7."""
+    x, y = rnd(5, 7, seed=1), rnd(5, 7, seed=2)
+    wide = rnd(6, 16, seed=3)
+    row = rnd(7, seed=4)
+    yield "contiguous", x, y, np.zeros((5, 7), np.float32)
+    yield "transposed", rnd(7, 5, seed=5).T, y, np.zeros((5, 7), np.float32)
+    yield "sliced", wide[1:, 1::2][:, :7], y, np.zeros((5, 7), np.float32)
+    yield "broadcast row", np.broadcast_to(row, (5, 7)), y, \
+        np.zeros((5, 7), np.float32)
+    yield "rank 1 padded", row, y, np.zeros((5, 7), np.float32)
+    yield "leading 1 stripped", x[None], y, np.zeros((5, 7), np.float32)
+    yield "flipped", x[::-1, ::-1], y, np.zeros((5, 7), np.float32)
+    yield "transposed output", x, y, np.zeros((7, 5), np.float32).T
+    yield "sliced output", x, y, np.zeros((10, 7), np.float32)[::2]
+
+
+@pytest.mark.parametrize("case", list(layouts()), ids=lambda c: c[0])
+def test_values_on_every_layout(family, case):
+    _, x, y, out = case
+    f = family("axpy")
+    expected = (x * np.float32(2.5) + y).reshape(5, 7)
+    results = []
+    for call in (f, lambda *a: python_call(f, *a)):
+        out[...] = np.nan
+        assert call(FakeTensor(x), FakeTensor(y), 2.5, FakeTensor(out)) is None
+        results.append(out.copy())
+    np.testing.assert_array_equal(results[0], results[1])
+    np.testing.assert_allclose(results[0], expected, rtol=1e-6)
+
+
+LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
+                          ctypes.POINTER(ctypes.c_void_p))
+
+
+class Recorder:
+    """A stand-in for pwFamilyLaunch on both paths: records the family and
+    each argument's packed words, launches nothing."""
+
+    def __init__(self, f, status=0):
+        self.f, self.status, self.launches = f, status, []
+        self.callback = LAUNCH(self.launch)
+
+    def launch(self, family, args):
+        values = []
+        for i, a in enumerate(self.f.arguments):
+            words = 3 + 2 * a.rank if a.is_memref else 1
+            values.append(tuple((ctypes.c_int64 * words).from_address(args[i])))
+        self.launches.append((family, values))
+        return self.status
+
+
+@pytest.fixture
+def recorder(library):
+    """recorder(f): routes both of f's paths to a Recorder."""
+    fastcall = _pointwise._load_fastcall(library.runtime)
+    runtime = library.runtime
+    saved = []
+
+    def make(f, status=0):
+        r = Recorder(f, status)
+        address = ctypes.cast(r.callback, ctypes.c_void_p).value
+        fastcall.bind(address,
+                      ctypes.cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                      ctypes.cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
+        saved.append((f, f._namespace["_launch"]))
+        f._namespace["_launch"] = r.callback
+        return r
+    yield make
+    for f, launch in saved:
+        f._namespace["_launch"] = launch
+    cast = ctypes.cast
+    fastcall.bind(cast(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
+                  cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                  cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
+
+
+@pytest.mark.parametrize("case", list(layouts()), ids=lambda c: c[0])
+def test_packed_words_match_the_generated_python(family, recorder, case):
+    _, x, y, out = case
+    f = family("axpy")
+    r = recorder(f)
+    args = (FakeTensor(x), FakeTensor(y), -0.75, FakeTensor(out))
+    f(*args)
+    python_call(f, *args)
+    assert len(r.launches) == 2
+    assert r.launches[0] == r.launches[1]
+    family_address, values = r.launches[0]
+    assert family_address == f._family_pointer.value
+    assert values[2] == struct.unpack("<q", struct.pack("<f", -0.75) + b"\0" * 4)
+
+
+SCALARS = [(3, True, 2.75), (-128, False, -1.0), (127, 1, 1e9), (0, 0.0, 0.4),
+           (5, 2.5, -3.9)]
+
+
+@pytest.mark.parametrize("k, flag, w", SCALARS)
+def test_scalars_pack_like_struct(family, recorder, k, flag, w):
+    f = family("shift_if")
+    r = recorder(f)
+    x = np.arange(6, dtype=np.int32)
+    out = np.zeros(6, np.int32)
+    args = (FakeTensor(x), k, flag, w, FakeTensor(out))
+    f(*args)
+    python_call(f, *args)
+    assert r.launches[0] == r.launches[1]
+
+
+@pytest.mark.parametrize("k, flag, w", SCALARS)
+def test_scalar_values(family, k, flag, w):
+    f = family("shift_if")
+    x = np.arange(-3, 3, dtype=np.int32) * 1000
+    out = np.zeros(6, np.int32)
+    f(FakeTensor(x), k, flag, w, FakeTensor(out))
+    expected = x + k + np.int32(int(w)) if flag else x
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_static_sizes(family):
+    f = family("twice_static")
+    x = rnd(4, 3)
+    out = np.zeros((4, 3), np.float32)
+    f(FakeTensor(x), FakeTensor(out))
+    np.testing.assert_array_equal(out, x + x)
+    f(FakeTensor(rnd(3, 4).T), FakeTensor(out))  # any strides
+    bad = outcome(f, FakeTensor(rnd(4, 4)), FakeTensor(out))
+    assert bad == outcome(lambda *a: python_call(f, *a), FakeTensor(rnd(4, 4)),
+                          FakeTensor(out))
+    assert bad[0] is ValueError and "where the family declares 3" in bad[1]
+
+
+def hand_overs():
+    """Calls of axpy outside the C call's common case: it must hand them to
+    the generated Python, which rejects all but the keyword call."""
+    x, y, out = rnd(5, 7), rnd(5, 7), np.zeros((5, 7), np.float32)
+    t = FakeTensor
+    yield "string scalar", (t(x), t(y), "2", t(out)), {}
+    yield "float overflow", (t(x), t(y), 1e300, t(out)), {}
+    yield "int beyond double", (t(x), t(y), 10 ** 400, t(out)), {}
+    yield "wrong dtype", (t(x.astype(np.float64)), t(y), 1.0, t(out)), {}
+    yield "host tensor", (t(x, cuda=False), t(y), 1.0, t(out)), {}
+    yield "subclass", (SubTensor(x), t(y), 1.0, t(out)), {}
+    yield "rank too high", (t(rnd(2, 5, 7)), t(y), 1.0, t(out)), {}
+    yield "too few", (t(x), t(y), 1.0), {}
+    yield "too many", (t(x), t(y), 1.0, t(out), 1), {}
+    yield "keyword", (t(x), t(y), 1.0), {"a3": t(out)}
+    yield "shapes do not broadcast", (t(rnd(5, 6)), t(y), 1.0, t(out)), {}
+    yield "output of the wrong shape", (t(x), t(y), 1.0,
+                                       t(np.zeros((5, 8), np.float32))), {}
+    yield "output overlaps itself", (t(x), t(y), 1.0,
+                                     t(np.broadcast_to(out[0], (5, 7)))), {}
+
+
+@pytest.mark.parametrize("case", list(hand_overs()), ids=lambda c: c[0])
+def test_hand_overs_end_as_in_the_generated_python(family, case):
+    name, args, kwargs = case
+    f = family("axpy")
+    got = outcome(lambda *a: f(*a, **kwargs), *args)
+    want = outcome(lambda *a: f._python_call(f, *a, **kwargs), *args)
+    assert got == want
+    assert (got[0] == "ok") == (name == "keyword")
+
+
+def test_launch_errors_raise_the_runtimes_error(family, recorder):
+    f = family("axpy")
+    r = recorder(f, status=int(_runtime.Status.ERROR_INVALID_VALUE))
+    x = rnd(5, 7)
+    args = (FakeTensor(x), FakeTensor(x), 1.0, FakeTensor(np.zeros_like(x)))
+    got = outcome(f, *args)
+    assert got == outcome(lambda *a: python_call(f, *a), *args)
+    assert issubclass(got[0], _runtime.PointwiseError)
+    assert len(r.launches) == 2
+
+
+def test_bad_construction(library):
+    fastcall = _pointwise._load_fastcall(library.runtime)
+    if fastcall is None:
+        pytest.skip("pointwise._fastcall is not built (no Python headers)")
+    FamilyCall = fastcall.FamilyCall
+
+    def make(arguments, family=1):
+        return FamilyCall(family=family, arguments=arguments, slow=print,
+                          tensor_type=FakeTensor, raise_error=print)
+    make(("f", (2, (), (F32,)), (1, (4,), (F32,))))
+    with pytest.raises(ValueError, match="not one of"):
+        make(("e",))
+    with pytest.raises(ValueError, match="one character"):
+        make(("ff",))
+    with pytest.raises(ValueError, match="a memref is"):
+        make(((2, (4,), (F32,)),))  # one static size for rank 2
+    with pytest.raises(ValueError, match="a memref is"):
+        make(((17, (), (F32,)),))
+    with pytest.raises(ValueError, match="a memref is"):
+        make((3,))
+    with pytest.raises(ValueError, match="null family"):
+        make((), family=0)
+    with pytest.raises(TypeError):
+        FamilyCall(family=1)
