@@ -16,7 +16,11 @@
 //   dispatch: mean host µs per call of the same family on empty tensors
 //           (size 0): the layout analysis and variant choice, no launch;
 //   launch-direct: like launch, through pwFamilyLaunch(&pw_family_add_f32,
-//           args) as the Python bindings call it, not the C entry point.
+//           args) as the Python bindings call it, not the C entry point;
+//   burst-*: the best of 20 bursts of 256 launches, host only, for the
+//           family and for the driver's own launch of an empty kernel;
+//   launch-driver-*: the driver's launches in launch's mode (N calls,
+//           synchronized at the end): the floor under launch's figure.
 //
 // Built by benchmarks/gpu-bundle.sh: g++ -O2, linked with
 // libPointwiseRuntime.so and workloads.so, rpath $ORIGIN.
@@ -183,6 +187,17 @@ int main(int argc, char **argv) {
     std::printf("%s: %.3f us/call (best of 20 bursts of %d, host only)\n", what,
                 best, kBurst);
   };
+  // Long runs like the first line's, for launches other than the family's:
+  // the driver's floor in the same mode as `launch`.
+  auto sustained = [&](const char *what, auto &&launch) {
+    check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+    double start = now();
+    for (long i = 0; i < calls; ++i)
+      launch();
+    check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+    std::printf("%s: %.3f us/call (%ld calls, synchronized at the end)\n", what,
+                (now() - start) / calls * 1e6, calls);
+  };
   burst("burst-family", [&] {
     if (int32_t s = add_f32(&dx, &dy, &dout))
       check(static_cast<pwStatus>(s), "add_f32");
@@ -196,6 +211,10 @@ int main(int argc, char **argv) {
   check(pwModuleLoad(&module, kEmptyPtx, sizeof(kEmptyPtx)), "pwModuleLoad");
   check(pwModuleGetFunction(&empty, module, "pw_empty"), "pwModuleGetFunction");
   burst("burst-driver-empty-kernel", [&] {
+    check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
+          "pwLaunchKernel");
+  });
+  sustained("launch-driver-empty-kernel", [&] {
     check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
           "pwLaunchKernel");
   });
@@ -225,6 +244,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 4; ++i)
     parameterPointers[12 + i] = packed + 60 + i;
   burst("burst-driver-16-params", [&] {
+    check(pwLaunchKernel(params, 1, 1, 1, 128, 1, 1, 0, pwGetStream(),
+                         parameterPointers),
+          "pwLaunchKernel");
+  });
+  sustained("launch-driver-16-params", [&] {
     check(pwLaunchKernel(params, 1, 1, 1, 128, 1, 1, 0, pwGetStream(),
                          parameterPointers),
           "pwLaunchKernel");
