@@ -40,6 +40,20 @@ func.func @muladd_i32(%x: !r3i32, %y: !r3i32, %k: i32, %out: !r3i32) {
   return
 }
 
+// out = x ** n (i32, wrapping) and y ** n (f32 base): math.ipowi and
+// math.fpowi, lowered through upstream's convert-math-to-funcs.
+func.func @powers_i32(%x: !r3i32, %y: !r3f32, %n: i32, %out: !r3i32,
+                      %fout: !r3f32) {
+  pointwise.map ins(%x, %y, %n : !r3i32, !r3f32, i32)
+                outs(%out, %fout : !r3i32, !r3f32) {
+  ^bb0(%a: i32, %b: f32, %k: i32):
+    %p = math.ipowi %a, %k : i32
+    %q = math.fpowi %b, %k : f32, i32
+    pointwise.yield %p, %q : i32, f32
+  }
+  return
+}
+
 // out = x - y + k (i64, values beyond 32 bits).
 func.func @sub_i64(%x: !r2i64, %y: !r2i64, %k: i64, %out: !r2i64) {
   pointwise.map ins(%x, %y, %k : !r2i64, !r2i64, i64) outs(%out : !r2i64) {

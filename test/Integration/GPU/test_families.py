@@ -608,6 +608,28 @@ def test_muladd_i32_wraps(layout):
     out.check(ref)
 
 
+@pytest.mark.parametrize("n", [0, 1, 3, 31, -1, -2])
+def test_integer_powers(n):
+    """math.ipowi (wrapping at 32 bits) and math.fpowi in one family."""
+    f = kernels("powers_i32")
+    x = torch.randint(-5, 6, (7, 9, 5), device=DEV, dtype=torch.int32)
+    if n < 0:
+        x[x == 0] = 3  # 0 to a negative power is undefined
+    y = rnd(7, 9, 5)
+    out = Out((7, 9, 5), dtype=torch.int32, layout="transposed")
+    fout = Out((7, 9, 5))
+    f(x, y, n, out.view, fout.view)
+    wide = x.long()
+    if n >= 0:
+        ref = torch.ones_like(wide)
+        for _ in range(n):
+            ref = ((ref * wide + 2**31) % 2**32) - 2**31
+    else:
+        ref = torch.where(wide == 1, 1, torch.where(wide == -1, (-1) ** -n, 0))
+    out.check(ref.int())
+    fout.check(y.double() ** n, rtol=1e-5)
+
+
 def test_sub_i64_wide_values():
     f = kernels("sub_i64")
     x = torch.randint(-2**60, 2**60, (65, 129), device=DEV, dtype=torch.int64)

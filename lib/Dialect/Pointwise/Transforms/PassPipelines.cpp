@@ -51,6 +51,10 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  // Integer powers (math.ipowi, math.fpowi) become calls of functions that
+  // compute them, which no LLVM intrinsic does; a map body cannot hold the
+  // calls, so this runs once the bodies are loops.
+  pm.addPass(createConvertMathToFuncs());
   // Upstream's standard CPU lowering; f16/bf16 math goes through f32 since
   // libm has no half-precision entry points.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
@@ -192,6 +196,9 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   tile.tileEdge = options.tileEdge;
   tile.indexBitwidth = options.indexBitwidth;
   pm.addPass(createTilePass(tile));
+  // Integer powers as calls of functions (see the CPU pipeline); kernel
+  // outlining copies the functions the kernels call into their module.
+  pm.addPass(createConvertMathToFuncs());
   // Canonicalization would merge the block and thread loops; it runs once
   // they are a kernel.
   LowerToGpuPassOptions lower;
