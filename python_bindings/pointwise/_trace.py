@@ -959,8 +959,9 @@ def _ipow_constant(tracer, x, exponent, wrapped):
 def _ipow(tracer, x, y, wrapped):
     """``x ** y`` on integers: square and multiply over the exponent's bits.
 
-    ``math.ipowi`` would say the same, but the CPU and GPU pipelines cannot
-    lower it.
+    ``math.ipowi`` would say the same for every base but 0, whose negative
+    powers it leaves undefined (a division by zero in upstream's
+    convert-math-to-funcs) where PyTorch gives 0; hence the explicit form.
     """
     dtype, t = x.dtype, x.ir_type
     zero = tracer.constant(0, dtype).name
