@@ -238,6 +238,9 @@ def _load_extension(name, path):
 
 
 _TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
+# kTensorAccessVersion of python_bindings/src/TensorAccess.h: the table
+# layout this package's checks (_check_torch_tensors) read.
+_TENSOR_ACCESS_VERSION = 2
 _torch_tensors = None  # None: not tried yet; False: not in use; the module
 _TORCH_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8",
                       "float16", "bfloat16", "float32", "float64")
@@ -303,10 +306,10 @@ def _bind_torch_tensors(fastcall, runtime, torch):
             module = _load_extension("pointwise._torchtensors", path)
         except ImportError:
             return  # built against libraries this torch does not have
-        version, git_version, _ = module.built_for()
-        if version != torch.__version__ or \
-                git_version != getattr(torch.version, "git_version", None):
-            return
+        version, git_version, table_version = module.built_for()
+        if version != torch.__version__ or table_version != _TENSOR_ACCESS_VERSION \
+                or git_version != getattr(torch.version, "git_version", None):
+            return  # another torch, or a module left from an older build
         table = _check_torch_tensors(module, torch)
         if table is None:
             return
@@ -326,8 +329,12 @@ def _load_fastcall(runtime):
             module = False
             if os.environ.get("POINTWISE_FASTCALL", "1") not in ("0", "no", ""):
                 path = _beside_runtime(_FASTCALL_NAME, runtime.path)
-                if path is not None:
-                    module = _load_extension("pointwise._fastcall", path)
+                try:
+                    if path is not None:
+                        module = _load_extension("pointwise._fastcall", path)
+                except ImportError:
+                    module = False  # damaged or built for another platform
+                if module:
                     address = ctypes.cast
                     module.bind(
                         address(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,

@@ -608,6 +608,12 @@ class VariantInfo:
 # Families
 # ===------------------------------------------------------------------------===
 
+# The most dims of a memref argument FamilyCall handles (kMaxRank of
+# python_bindings/src/CallSupport.h); families with more keep the
+# generated Python call.
+_C_CALL_MAX_RANK = 16
+
+
 class _NoTensor:
     """Stands for torch.Tensor until torch is imported."""
 
@@ -810,16 +816,34 @@ class Family:
         for i, code in enumerate(self._codes):
             if self.arguments[i].is_memref:
                 ns["_D%d" % i] = _torch_dtypes_of(code)
-        self._install_call(self._c_call(tensor_type))
+        torch = sys.modules.get("torch")
+        if torch is not None and tensor_type is torch.Tensor and \
+                not torch.cuda.is_initialized():
+            # Binding the tensor reader starts CUDA (its checks allocate):
+            # not when the family is made, which may be before a fork, but
+            # at its first call, which has CUDA tensors.
+            self._install_call(self._c_call_at_first_call(tensor_type))
+        else:
+            self._install_call(self._c_call(tensor_type))
+
+    def _c_call_at_first_call(self, tensor_type):
+        python_call = self._python_call
+
+        def __call__(family, *args, **kwargs):
+            family._install_call(family._c_call(tensor_type))
+            return python_call(family, *args, **kwargs)
+        return __call__
 
     def _c_call(self, tensor_type):
         """The C call of this family (``pointwise._fastcall.FamilyCall``,
         python_bindings/src/FamilyCall.cpp) for CUDA tensors and the common
         scalars, handing everything else to the generated Python; None where
         there is none: the C call path not built or ``POINTWISE_FASTCALL=0``,
-        or a half-precision scalar argument."""
+        or a half-precision scalar argument, or a memref of rank above 16."""
         if any(not a.is_memref and _SCALAR_CODES[code] not in "?bhiqfd"
                for a, code in zip(self.arguments, self._codes)):
+            return None
+        if any(a.is_memref and a.rank > _C_CALL_MAX_RANK for a in self.arguments):
             return None
         from ._pointwise import _bind_torch_tensors, _load_fastcall
         fastcall = _load_fastcall(self.runtime)

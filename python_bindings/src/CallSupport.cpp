@@ -102,14 +102,34 @@ BoundRuntime getBoundRuntime() {
 
 bool isRuntimeBound() { return runtime.launch != nullptr; }
 
-std::vector<int64_t> &threadPackedWords() {
-  thread_local std::vector<int64_t> words;
-  return words;
+void LaunchArguments::reset(size_t words, size_t count) {
+  if (words > kInlineWords) {
+    heapWords.assign(words, 0);
+    wordData = heapWords.data();
+  } else {
+    std::memset(inlineWords, 0, words * sizeof(int64_t));
+    wordData = inlineWords;
+  }
+  if (count > kInlinePointers) {
+    heapPointers.assign(count, nullptr);
+    pointerData = heapPointers.data();
+  } else {
+    pointerData = inlinePointers;
+  }
 }
 
-std::vector<void *> &threadArgumentPointers() {
-  thread_local std::vector<void *> pointers;
-  return pointers;
+bool clearHandOverError() {
+  PyObject *error = PyErr_Occurred();
+  if (!error)
+    return true;
+  for (PyObject *expected :
+       {PyExc_TypeError, PyExc_ValueError, PyExc_AttributeError,
+        PyExc_OverflowError, PyExc_IndexError})
+    if (PyErr_GivenExceptionMatches(error, expected)) {
+      PyErr_Clear();
+      return true;
+    }
+  return false;
 }
 
 bool internNames() {
@@ -174,21 +194,20 @@ bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides) {
 
 bool packScalar(PyObject *value, char code, int64_t &word) {
   word = 0;
+  // Exact ints and bools: their conversions are CPython's own.
+  bool isInteger = PyLong_CheckExact(value) || PyBool_Check(value);
   switch (code) {
-  case '?': {
-    int truth = PyObject_IsTrue(value);
-    if (truth < 0) {
-      PyErr_Clear();
-      return false;
+  case '?':
+    if (isInteger || PyFloat_CheckExact(value)) {
+      word = PyObject_IsTrue(value); // cannot fail for these types
+      return true;
     }
-    word = truth;
-    return true;
-  }
+    return false;
   case 'b':
   case 'h':
   case 'i':
   case 'q': {
-    if (!PyLong_Check(value))
+    if (!isInteger)
       return false;
     int overflow = 0;
     long long integer = PyLong_AsLongLongAndOverflow(value, &overflow);
@@ -211,9 +230,16 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
   }
   case 'f':
   case 'd': {
-    double real = PyFloat_AsDouble(value);
-    if (real == -1.0 && PyErr_Occurred()) {
-      PyErr_Clear(); // an int beyond a double's range
+    double real;
+    if (PyFloat_Check(value)) {
+      real = PyFloat_AsDouble(value); // a float's own value: no Python code
+    } else if (isInteger) {
+      real = PyLong_AsDouble(value);
+      if (real == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear(); // beyond a double's range
+        return false;
+      }
+    } else {
       return false;
     }
     if (code == 'd') {

@@ -50,10 +50,37 @@ BoundRuntime getBoundRuntime();
 /// Whether `bind()` was called.
 bool isRuntimeBound();
 
-/// Per thread: the packed arguments of a launch and the `void **` array
-/// pointing into them (one launch at a time per thread).
-std::vector<int64_t> &threadPackedWords();
-std::vector<void *> &threadArgumentPointers();
+/// The packed arguments of one launch and the `void **` array pointing into
+/// them, per call rather than per thread: reading a tensor's attributes can
+/// run Python code (a torch function mode) that makes another call on the
+/// same thread. Inline storage serves the common sizes.
+class LaunchArguments {
+public:
+  LaunchArguments() = default;
+  LaunchArguments(const LaunchArguments &) = delete;
+  LaunchArguments &operator=(const LaunchArguments &) = delete;
+  /// Zeroed room for `words` words and `count` pointers.
+  void reset(size_t words, size_t count);
+  int64_t *words() { return wordData; }
+  void **pointers() { return pointerData; }
+
+private:
+  static constexpr size_t kInlineWords = 192;
+  static constexpr size_t kInlinePointers = 16;
+  int64_t inlineWords[kInlineWords];
+  void *inlinePointers[kInlinePointers];
+  std::vector<int64_t> heapWords;
+  std::vector<void *> heapPointers;
+  int64_t *wordData = inlineWords;
+  void **pointerData = inlinePointers;
+};
+
+/// Before a call path hands a call over to the general path: clears the
+/// errors its probes expect of arguments they do not handle (TypeError,
+/// ValueError, AttributeError, OverflowError, IndexError) and returns true;
+/// returns false, leaving it set, for any other error (KeyboardInterrupt,
+/// MemoryError, a framework's RuntimeError), which the call then raises.
+bool clearHandOverError();
 
 /// Owns a reference (Py_XDECREF at scope exit).
 class Ref {
@@ -125,9 +152,13 @@ struct TensorInfo {
 bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides);
 
 /// Packs one scalar as the kernel expects it (`code` as in Python's struct
-/// module: ? b h i q f d). False, with no Python error set, when the value
-/// does not fit (out of the type's range, a float that rounds to infinity)
-/// or the code is not one of those: the general path then reports it.
+/// module: ? b h i q f d), as struct packs it, for the values whose
+/// conversion runs no Python code: bool and int (exact) for every code,
+/// float for ? (exact) and for f and d (subclasses too: their value is read
+/// directly). False, with no Python error set, for any other value, one
+/// that does not fit (out of the type's range, a float that rounds to
+/// infinity) or a code not among those: the general path then packs or
+/// reports it.
 bool packScalar(PyObject *value, char code, int64_t &word);
 
 /// Registers `pointwise._fastcall.FamilyCall` in `module`; -1 on error.

@@ -102,7 +102,8 @@ PyObject *familyCallCall(PyObject *object, PyObject *args, PyObject *kwargs) {
   // From here on, anything unexpected (including a Python error in one of
   // the probes) hands the call over, with the error cleared.
   auto slow = [&]() -> PyObject * {
-    PyErr_Clear();
+    if (!clearHandOverError())
+      return nullptr;
     return PyObject_Call(self->slow, args, kwargs);
   };
   const std::vector<ArgumentSpec> &specs = *self->specs;
@@ -110,14 +111,13 @@ PyObject *familyCallCall(PyObject *object, PyObject *args, PyObject *kwargs) {
       PyTuple_Size(args) != static_cast<Py_ssize_t>(specs.size()))
     return slow();
 
-  std::vector<int64_t> &words = threadPackedWords();
-  std::vector<void *> &pointers = threadArgumentPointers();
-  words.assign(self->words, 0);
-  pointers.resize(specs.size());
+  LaunchArguments launch;
+  launch.reset(self->words, specs.size());
+  void **pointers = launch.pointers();
   for (size_t i = 0; i < specs.size(); ++i) {
     const ArgumentSpec &spec = specs[i];
     PyObject *value = PyTuple_GetItem(args, static_cast<Py_ssize_t>(i));
-    int64_t *at = words.data() + spec.offset;
+    int64_t *at = launch.words() + spec.offset;
     pointers[i] = at;
     if (!spec.isMemref) {
       if (!packScalar(value, spec.code, *at))
@@ -134,7 +134,7 @@ PyObject *familyCallCall(PyObject *object, PyObject *args, PyObject *kwargs) {
   BoundRuntime bound = getBoundRuntime();
   void *family = self->family;
   PyThreadState *released = PyEval_SaveThread();
-  int status = bound.entries.launch(family, pointers.data());
+  int status = bound.entries.launch(family, pointers);
   PyEval_RestoreThread(released);
   if (status) {
     Ref raised(PyObject_CallFunction(self->raiseError, "i", status));

@@ -139,7 +139,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   // From here on, anything unexpected (including a Python error in one of
   // the probes) hands the call over, with the error cleared.
   auto slow = [&]() -> PyObject * {
-    PyErr_Clear();
+    if (!clearHandOverError())
+      return nullptr;
     return handOver(self, args, outputs);
   };
   // Not bound to a runtime yet (bind() was never called): nothing to launch.
@@ -266,12 +267,12 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   // per scalar one 8-byte word, in argument order, outputs last.
   Py_ssize_t numOperands = self->numInputs + self->numOutputs;
   Py_ssize_t descriptorWords = 3 + 2 * rank;
-  std::vector<int64_t> &words = threadPackedWords();
-  std::vector<void *> &pointers = threadArgumentPointers();
-  words.assign(numTensors * descriptorWords + numScalars +
+  LaunchArguments launch;
+  launch.reset(numTensors * descriptorWords + numScalars +
                    self->numOutputs * descriptorWords,
-               0);
-  pointers.resize(numOperands);
+               numOperands);
+  int64_t *words = launch.words();
+  void **pointers = launch.pointers();
   size_t at = 0;
   auto packTensor = [&](uint64_t data) {
     auto address = static_cast<int64_t>(data);
@@ -320,7 +321,7 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   PyThreadState *released = PyEval_SaveThread();
   status = selectDeviceAndStream(bound, static_cast<int>(device), stream);
   if (!status)
-    status = bound.entries.launch(family, pointers.data());
+    status = bound.entries.launch(family, pointers);
   PyEval_RestoreThread(released);
   if (status) {
     Ref raised(PyObject_CallFunction(self->raiseError, "i", status));

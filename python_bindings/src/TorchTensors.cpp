@@ -59,7 +59,9 @@ int readTensor(PyObject *tensor, PwTensorView *view) {
       t.is_neg() || t.is_conj() || !t.has_storage())
     return 0;
   c10::IntArrayRef sizes = t.sizes();
-  view->data = reinterpret_cast<uint64_t>(t.const_data_ptr());
+  // As Tensor.data_ptr() reads it: a copy-on-write tensor gets its own
+  // storage first, since outputs are written through this address.
+  view->data = reinterpret_cast<uint64_t>(t.mutable_data_ptr());
   view->sizes = sizes.data();
   view->strides = t.strides().data();
   view->rank = static_cast<int64_t>(sizes.size());

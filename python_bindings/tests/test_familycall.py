@@ -20,6 +20,10 @@ SOURCE = r"""
 !s2 = memref<4x3xf32, strided<[?, ?], offset: ?>>
 !i1d = memref<?xi32, strided<[?], offset: ?>>
 !h1d = memref<?xf16, strided<[?], offset: ?>>
+!q1d = memref<?xi64, strided<[?], offset: ?>>
+!r17 = memref<?x?x?x?x?x?x?x?x?x?x?x?x?x?x?x?x?xf32,
+              strided<[?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?],
+                      offset: ?>>
 
 func.func @axpy(%x: !d2, %y: !d2, %a: f32, %out: !d2) {
   pointwise.map ins(%x, %y, %a : !d2, !d2, f32) outs(%out : !d2) {
@@ -53,6 +57,27 @@ func.func @shift_if(%x: !i1d, %k: i8, %flag: i1, %w: f64, %out: !i1d) {
   return
 }
 
+func.func @widen_sum(%x: !q1d, %h: i16, %i: i32, %q: i64, %out: !q1d) {
+  pointwise.map ins(%x, %h, %i, %q : !q1d, i16, i32, i64) outs(%out : !q1d) {
+  ^bb0(%u: i64, %a: i16, %b: i32, %c: i64):
+    %e = arith.extsi %a : i16 to i64
+    %f = arith.extsi %b : i32 to i64
+    %s = arith.addi %u, %e : i64
+    %t = arith.addi %s, %f : i64
+    %r = arith.addi %t, %c : i64
+    pointwise.yield %r : i64
+  }
+  return
+}
+
+func.func @copy17(%x: !r17, %out: !r17) {
+  pointwise.map ins(%x : !r17) outs(%out : !r17) {
+  ^bb0(%u: f32):
+    pointwise.yield %u : f32
+  }
+  return
+}
+
 func.func @scale_f16(%x: !h1d, %s: f16, %out: !h1d) {
   pointwise.map ins(%x, %s : !h1d, f16) outs(%out : !h1d) {
   ^bb0(%u: f16, %c: f16):
@@ -64,11 +89,13 @@ func.func @scale_f16(%x: !h1d, %s: f16, %out: !h1d) {
 """
 
 # Stand-in dtype objects (torch's are singletons compared by identity).
-F32, I32, F16, F64 = "float32", "int32", "float16", "float64"
+F32, I32, I64, F16, F64 = "float32", "int32", "int64", "float16", "float64"
 _DTYPES = {np.dtype(np.float32): F32, np.dtype(np.int32): I32,
-           np.dtype(np.float16): F16, np.dtype(np.float64): F64}
+           np.dtype(np.int64): I64, np.dtype(np.float16): F16,
+           np.dtype(np.float64): F64}
 _BY_CODE = {_runtime.ElementType.F32: frozenset([F32]),
             _runtime.ElementType.I32: frozenset([I32]),
+            _runtime.ElementType.I64: frozenset([I64]),
             _runtime.ElementType.F16: frozenset([F16]),
             _runtime.ElementType.F64: frozenset([F64])}
 
@@ -130,6 +157,15 @@ def family(library, monkeypatch):
     def get(name):
         f = _runtime.Family(library, name, library.family(name)._table)
         f._bind_torch(FakeTensor)
+        # Counts the launches of the generated Python (the C call launches
+        # through the runtime directly).
+        launch = f._namespace["_launch"]
+        f.python_launches = 0
+
+        def counted(family, args):
+            f.python_launches += 1
+            return launch(family, args)
+        f._namespace["_launch"] = counted
         made.append(f)
         return f
     return get
@@ -185,9 +221,11 @@ def test_values_on_every_layout(family, case):
     f = family("axpy")
     expected = (x * np.float32(2.5) + y).reshape(5, 7)
     results = []
-    for call in (f, lambda *a: python_call(f, *a)):
+    for expected_python_launches, call in ((0, f),
+                                           (1, lambda *a: python_call(f, *a))):
         out[...] = np.nan
         assert call(FakeTensor(x), FakeTensor(y), 2.5, FakeTensor(out)) is None
+        assert f.python_launches == expected_python_launches
         results.append(out.copy())
     np.testing.assert_array_equal(results[0], results[1])
     np.testing.assert_allclose(results[0], expected, rtol=1e-6)
@@ -198,19 +236,22 @@ LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
 
 
 class Recorder:
-    """A stand-in for pwFamilyLaunch on both paths: records the family and
-    each argument's packed words, launches nothing."""
+    """A stand-in for pwFamilyLaunch on both paths: records which path
+    launched, the family and each argument's packed words; launches
+    nothing."""
 
     def __init__(self, f, status=0):
-        self.f, self.status, self.launches = f, status, []
-        self.callback = LAUNCH(self.launch)
+        self.f, self.status, self.launches, self.paths = f, status, [], []
+        self.c_callback = LAUNCH(lambda *a: self.launch("C", *a))
+        self.python_callback = LAUNCH(lambda *a: self.launch("Python", *a))
 
-    def launch(self, family, args):
+    def launch(self, path, family, args):
         values = []
         for i, a in enumerate(self.f.arguments):
             words = 3 + 2 * a.rank if a.is_memref else 1
             values.append(tuple((ctypes.c_int64 * words).from_address(args[i])))
         self.launches.append((family, values))
+        self.paths.append(path)
         return self.status
 
 
@@ -223,12 +264,12 @@ def recorder(library):
 
     def make(f, status=0):
         r = Recorder(f, status)
-        address = ctypes.cast(r.callback, ctypes.c_void_p).value
+        address = ctypes.cast(r.c_callback, ctypes.c_void_p).value
         fastcall.bind(address,
                       ctypes.cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
                       ctypes.cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
         saved.append((f, f._namespace["_launch"]))
-        f._namespace["_launch"] = r.callback
+        f._namespace["_launch"] = r.python_callback
         return r
     yield make
     for f, launch in saved:
@@ -247,7 +288,7 @@ def test_packed_words_match_the_generated_python(family, recorder, case):
     args = (FakeTensor(x), FakeTensor(y), -0.75, FakeTensor(out))
     f(*args)
     python_call(f, *args)
-    assert len(r.launches) == 2
+    assert r.paths == ["C", "Python"]
     assert r.launches[0] == r.launches[1]
     family_address, values = r.launches[0]
     assert family_address == f._family_pointer.value
@@ -267,7 +308,100 @@ def test_scalars_pack_like_struct(family, recorder, k, flag, w):
     args = (FakeTensor(x), k, flag, w, FakeTensor(out))
     f(*args)
     python_call(f, *args)
+    assert r.paths == ["C", "Python"]
     assert r.launches[0] == r.launches[1]
+
+
+@pytest.mark.parametrize("h, i, q", [(-32768, 2**31 - 1, -2**63),
+                                     (32767, -2**31, 2**63 - 1), (-1, -1, -1)])
+def test_wide_integer_scalars(family, recorder, h, i, q):
+    f = family("widen_sum")
+    r = recorder(f)
+    x = np.arange(4, dtype=np.int64)
+    args = (FakeTensor(x), h, i, q, FakeTensor(np.zeros(4, np.int64)))
+    f(*args)
+    python_call(f, *args)
+    assert r.paths == ["C", "Python"]
+    assert r.launches[0] == r.launches[1]
+    assert r.launches[0][1][1:4] == [(h & 0xFFFF,), (i & 0xFFFFFFFF,), (q,)]
+
+
+class Number:
+    """A scalar that only Python code can convert (counted)."""
+
+    def __init__(self, value):
+        self.value, self.conversions = value, 0
+
+    def __float__(self):
+        self.conversions += 1
+        return float(self.value)
+
+
+def test_scalars_needing_python_code_are_handed_over(family, recorder):
+    """The C call runs no conversion of the caller's: such scalars (and
+    NumPy's) go to the generated Python, which converts them once."""
+    f = family("axpy")
+    r = recorder(f)
+    x = rnd(2, 3)
+    tensors = (FakeTensor(x), FakeTensor(x))
+    for scalar in (Number(1.5), np.float32(1.5), np.int32(1)):
+        f(*tensors, scalar, FakeTensor(np.zeros_like(x)))
+    assert r.paths == ["Python"] * 3
+    # np.float64 is a float: its value is read directly.
+    f(*tensors, np.float64(1.5), FakeTensor(np.zeros_like(x)))
+    assert r.paths[-1] == "C"
+    number = Number(2.0)
+    f(*tensors, number, FakeTensor(np.zeros_like(x)))
+    assert number.conversions == 1
+
+
+def test_a_call_made_while_reading_a_tensor(family):
+    """A call of another family on the same thread while the C call reads a
+    tensor's attributes (as a torch function mode could make) leaves both
+    calls' arguments intact."""
+    outer, inner = family("shift_if"), family("axpy")
+    x = np.arange(6, dtype=np.int32)
+    out = np.zeros(6, np.int32)
+    a, b = rnd(3, 4, seed=7), rnd(4, 3, seed=8).T
+    inner_out = np.zeros((3, 4), np.float32)
+    reader = FakeTensor(x)
+
+    def stride():
+        inner(FakeTensor(a), FakeTensor(b), 3.0, FakeTensor(inner_out))
+        return FakeTensor.stride(reader)
+    reader.stride = stride
+    outer(reader, 4, True, 2.0, FakeTensor(out))
+    np.testing.assert_array_equal(out, x + 6)
+    np.testing.assert_allclose(inner_out, a * 3 + b, rtol=1e-6)
+    assert outer.python_launches == 0 and inner.python_launches == 0
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, RuntimeError])
+def test_errors_other_than_hand_overs_propagate(family, error):
+    """An error the C call does not expect of an argument (an interrupt, a
+    framework's RuntimeError) is raised, as the generated Python raises it,
+    not swallowed."""
+    f = family("axpy")
+    x = rnd(2, 3)
+    reader = FakeTensor(x)
+
+    def stride():
+        raise error("from stride()")
+    reader.stride = stride
+    args = (reader, FakeTensor(x), 1.0, FakeTensor(np.zeros_like(x)))
+    for call in (f, lambda *a: python_call(f, *a)):
+        with pytest.raises(error, match="from stride"):
+            call(*args)
+    assert f.python_launches == 0
+
+
+def test_families_above_16_dims_keep_the_generated_python(family):
+    f = family("copy17")
+    assert type(c_call_of(f)).__name__ != "FamilyCall"
+    x = rnd(*([1] * 15 + [2, 3]))
+    out = np.zeros_like(x)
+    f(FakeTensor(x), FakeTensor(out))
+    np.testing.assert_array_equal(out, x)
 
 
 @pytest.mark.parametrize("k, flag, w", SCALARS)
@@ -333,7 +467,7 @@ def test_launch_errors_raise_the_runtimes_error(family, recorder):
     got = outcome(f, *args)
     assert got == outcome(lambda *a: python_call(f, *a), *args)
     assert issubclass(got[0], _runtime.PointwiseError)
-    assert len(r.launches) == 2
+    assert r.paths == ["C", "Python"]
 
 
 def test_bad_construction(library):

@@ -368,7 +368,7 @@ def Unreadable(*args, **kwargs):
     tensor = FakeTensor(*args, **kwargs)
 
     def data_ptr():
-        raise AssertionError("read through attributes")
+        raise AttributeError("read through attributes")
     tensor.data_ptr = data_ptr
     return tensor
 
