@@ -627,7 +627,8 @@ def test_integer_powers(n):
     else:
         ref = torch.where(wide == 1, 1, torch.where(wide == -1, (-1) ** -n, 0))
     out.check(ref.int())
-    fout.check(y.double() ** n, rtol=1e-5)
+    # f32 flushes what falls below its normal range (small |y| to the 31st).
+    fout.check(y.double() ** n, rtol=1e-5, atol=1e-37)
 
 
 def test_sub_i64_wide_values():
