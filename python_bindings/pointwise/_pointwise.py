@@ -340,6 +340,7 @@ def _load_fastcall(runtime):
                         address(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
                         address(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
                         address(runtime.lib.pwSetStream, ctypes.c_void_p).value)
+                    module.bound_runtime_path = runtime.path
             _fastcall = module
     return _fastcall or None
 

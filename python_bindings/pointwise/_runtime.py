@@ -24,6 +24,7 @@ stream, which is PyTorch's default stream too).
 
 import ctypes
 import enum
+import inspect
 import os
 import struct
 import sys
@@ -809,6 +810,9 @@ class Family:
         self.__class__ = type("Family_" + self.name, (Family,), {
             "__call__": c_call if c_call is not None else self._python_call,
             "__slots__": ()})
+        # inspect.signature(family): the generated call's parameters.
+        self.__signature__ = inspect.signature(
+            types.MethodType(self._python_call, self))
 
     def _bind_torch(self, tensor_type):
         ns = self._namespace
@@ -847,8 +851,9 @@ class Family:
             return None
         from ._pointwise import _bind_torch_tensors, _load_fastcall
         fastcall = _load_fastcall(self.runtime)
-        if fastcall is None or not hasattr(fastcall, "FamilyCall"):
-            return None
+        if fastcall is None or not hasattr(fastcall, "FamilyCall") or \
+                fastcall.bound_runtime_path != self.runtime.path:
+            return None  # the C calls launch through another runtime
         torch = sys.modules.get("torch")
         if torch is not None and tensor_type is torch.Tensor:
             _bind_torch_tensors(fastcall, self.runtime, torch)

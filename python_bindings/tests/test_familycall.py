@@ -7,6 +7,7 @@ is made through the C call and through the generated Python it replaces
 same errors."""
 
 import ctypes
+import inspect
 import struct
 
 import numpy as np
@@ -190,6 +191,7 @@ def outcome(call, *args):
 def test_the_c_call_is_installed(family):
     f = family("axpy")
     assert type(c_call_of(f)).__name__ == "FamilyCall"
+    assert list(inspect.signature(f).parameters) == ["a0", "a1", "a2", "a3"]
     # Half-precision scalars keep the generated Python.
     assert not type(c_call_of(family("scale_f16"))).__name__ == "FamilyCall"
 
@@ -393,6 +395,16 @@ def test_errors_other_than_hand_overs_propagate(family, error):
         with pytest.raises(error, match="from stride"):
             call(*args)
     assert f.python_launches == 0
+
+
+def test_a_second_runtime_keeps_the_generated_python(family, monkeypatch):
+    """The C calls launch through the runtime _fastcall was bound to; a
+    family of a library loaded with another runtime keeps the generated
+    Python, which launches through its own."""
+    f = family("axpy")
+    monkeypatch.setattr(f.runtime, "path", f.runtime.path + ".other")
+    f._bind_torch(FakeTensor)
+    assert type(c_call_of(f)).__name__ != "FamilyCall"
 
 
 def test_families_above_16_dims_keep_the_generated_python(family):
