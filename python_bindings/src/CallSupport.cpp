@@ -132,6 +132,21 @@ bool clearHandOverError() {
   return false;
 }
 
+PyObject *raiseLaunchError(PyObject *raiseError, int status) {
+  Ref raised(PyObject_CallFunction(raiseError, "i", status));
+  if (!PyErr_Occurred())
+    PyErr_Format(PyExc_RuntimeError, "pointwise: launch failed (status %d)",
+                 status);
+  return nullptr;
+}
+
+void freeTrackedObject(PyObject *object) {
+  PyTypeObject *type = Py_TYPE(object);
+  auto release = reinterpret_cast<freefunc>(PyType_GetSlot(type, Py_tp_free));
+  release(object);
+  Py_DECREF(type);
+}
+
 bool internNames() {
   names.shape = PyUnicode_InternFromString("shape");
   names.dtype = PyUnicode_InternFromString("dtype");

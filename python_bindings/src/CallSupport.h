@@ -161,6 +161,17 @@ bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides);
 /// reports it.
 bool packScalar(PyObject *value, char code, int64_t &word);
 
+/// Raises the error of launch status `status` through `raiseError` (a
+/// callable of the package that raises), or a RuntimeError naming the
+/// status when it returns without raising. Returns null for the caller to
+/// return.
+PyObject *raiseLaunchError(PyObject *raiseError, int status);
+
+/// The end of a garbage-collected heap type's dealloc, after its members
+/// are released: untracked before, then freed, then the type's reference
+/// dropped.
+void freeTrackedObject(PyObject *object);
+
 /// Registers `pointwise._fastcall.FamilyCall` in `module`; -1 on error.
 int addFamilyCallType(PyObject *module);
 

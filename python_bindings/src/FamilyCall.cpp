@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -136,13 +137,8 @@ PyObject *familyCallCall(PyObject *object, PyObject *args, PyObject *kwargs) {
   PyThreadState *released = PyEval_SaveThread();
   int status = bound.entries.launch(family, pointers);
   PyEval_RestoreThread(released);
-  if (status) {
-    Ref raised(PyObject_CallFunction(self->raiseError, "i", status));
-    if (!PyErr_Occurred())
-      PyErr_Format(PyExc_RuntimeError, "pointwise: launch failed (status %d)",
-                   status);
-    return nullptr;
-  }
+  if (status)
+    return raiseLaunchError(self->raiseError, status);
   Py_RETURN_NONE;
 }
 
@@ -156,13 +152,12 @@ bool readSpec(PyObject *entry, ArgumentSpec &spec) {
                       "FamilyCall: a scalar's code is one character");
       return false;
     }
-    spec.code = static_cast<char>(PyUnicode_ReadChar(entry, 0));
-    int64_t unused;
-    Ref probe(PyLong_FromLong(0));
-    if (!probe || !packScalar(probe.get(), spec.code, unused)) {
+    Py_UCS4 code = PyUnicode_ReadChar(entry, 0);
+    spec.code = static_cast<char>(code);
+    if (code == 0 || code > 0x7F || !std::strchr("?bhiqfd", spec.code)) {
       PyErr_Format(PyExc_ValueError,
-                   "FamilyCall: scalar code '%c' is not one of ? b h i q f d",
-                   spec.code);
+                   "FamilyCall: scalar code %R is not one of ? b h i q f d",
+                   entry);
       return false;
     }
     return true;
@@ -253,16 +248,13 @@ int familyCallClear(PyObject *object) {
 }
 
 void familyCallDealloc(PyObject *object) {
-  PyTypeObject *type = Py_TYPE(object);
   PyObject_GC_UnTrack(object);
   familyCallClear(object);
   auto *self = reinterpret_cast<FamilyCall *>(object);
   Py_CLEAR(self->arguments);
   delete self->specs;
   self->specs = nullptr;
-  auto release = reinterpret_cast<freefunc>(PyType_GetSlot(type, Py_tp_free));
-  release(object);
-  Py_DECREF(type);
+  freeTrackedObject(object);
 }
 
 PyType_Slot familyCallSlots[] = {

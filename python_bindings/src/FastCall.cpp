@@ -323,13 +323,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   if (!status)
     status = bound.entries.launch(family, pointers);
   PyEval_RestoreThread(released);
-  if (status) {
-    Ref raised(PyObject_CallFunction(self->raiseError, "i", status));
-    if (!PyErr_Occurred())
-      PyErr_Format(PyExc_RuntimeError, "pointwise: launch failed (status %d)",
-                   status);
-    return nullptr;
-  }
+  if (status)
+    return raiseLaunchError(self->raiseError, status);
   if (self->numOutputs == 1)
     return results[0].release();
   PyObject *tuple = PyTuple_New(self->numOutputs);
@@ -409,12 +404,9 @@ int fastPathClear(PyObject *object) {
 }
 
 void fastPathDealloc(PyObject *object) {
-  PyTypeObject *type = Py_TYPE(object);
   PyObject_GC_UnTrack(object);
   fastPathClear(object);
-  auto release = reinterpret_cast<freefunc>(PyType_GetSlot(type, Py_tp_free));
-  release(object);
-  Py_DECREF(type);
+  freeTrackedObject(object);
 }
 
 PyType_Slot fastPathSlots[] = {

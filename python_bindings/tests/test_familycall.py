@@ -492,8 +492,9 @@ def test_bad_construction(library):
         return FamilyCall(family=family, arguments=arguments, slow=print,
                           tensor_type=FakeTensor, raise_error=print)
     make(("f", (2, (), (F32,)), (1, (4,), (F32,))))
-    with pytest.raises(ValueError, match="not one of"):
-        make(("e",))
+    for code in ("e", "\0", "\u00e9"):
+        with pytest.raises(ValueError, match="not one of"):
+            make((code,))
     with pytest.raises(ValueError, match="one character"):
         make(("ff",))
     with pytest.raises(ValueError, match="a memref is"):
