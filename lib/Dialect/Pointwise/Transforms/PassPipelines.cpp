@@ -204,6 +204,9 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   LowerToGpuPassOptions lower;
   lower.transposeBlocksPerSM = options.transposeBlocksPerSM;
   pm.addPass(createLowerToGpuPass(lower));
+  // Outlining copied the power functions into the kernels' module; the host
+  // module's own copies (private, linkonce_odr) are now unused.
+  pm.addPass(createSymbolDCEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
