@@ -242,8 +242,13 @@ _TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
 # layout this package's checks (_check_torch_tensors) read.
 _TENSOR_ACCESS_VERSION = 2
 _torch_tensors = None  # None: not tried yet; False: not in use; the module
+# The torch dtypes the tensor reader's table maps (those this torch has:
+# uint16, uint32 and uint64 came with torch 2.3). Families accept the
+# unsigned ones for the integer memrefs of their width; @pw.pointwise
+# functions reject all but uint8 on either path.
 _TORCH_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8",
-                      "float16", "bfloat16", "float32", "float64")
+                      "uint16", "uint32", "uint64", "float16", "bfloat16",
+                      "float32", "float64")
 
 
 def _check_torch_tensors(module, torch):
@@ -253,7 +258,9 @@ def _check_torch_tensors(module, torch):
     device = torch.cuda.current_device()
     codes = {}
     for name in _TORCH_DTYPE_NAMES:
-        dtype = getattr(torch, name)
+        dtype = getattr(torch, name, None)
+        if dtype is None:
+            continue
         base = torch.empty((3, 5), dtype=dtype, device="cuda")
         for tensor in (base, base[1:, 2:], base.t()):
             probe = module.probe(tensor)

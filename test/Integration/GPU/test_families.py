@@ -608,6 +608,31 @@ def test_muladd_i32_wraps(layout):
     out.check(ref)
 
 
+@pytest.mark.parametrize("name", ["uint32", "int32"])
+def test_c_call_reads_unsigned_tensors(name, monkeypatch):
+    """An i32 family takes uint32 tensors (integers are signless) through
+    the C call, whose tensor reader maps torch's unsigned dtypes: the
+    generated Python, made to fail here, is not used."""
+    dtype = getattr(torch, name, None)
+    f = kernels("muladd_i32")
+    if dtype is None or not _c_call_in_use(f):
+        pytest.skip("no torch.%s or no C call here" % name)
+
+    def generated_python_launch(*args):
+        raise AssertionError("handed over to the generated Python")
+    monkeypatch.setitem(f._namespace, "_launch", generated_python_launch)
+    x = torch.randint(-2**31, 2**31 - 1, (17, 33, 5), device=DEV,
+                      dtype=torch.int32)
+    y = torch.randint(-2**31, 2**31 - 1, (33, 5), device=DEV, dtype=torch.int32)
+    # A transposed output, so that the layout is not a dense copy's.
+    out = torch.full((5, 33, 17), -1, device=DEV, dtype=torch.int32)
+    out = out.permute(2, 1, 0)
+    k = 77777
+    f(x.view(dtype), y.view(dtype), k, out.view(dtype))
+    wide = x.long() * k + y.long()
+    assert torch.equal(out.long(), ((wide + 2**31) % 2**32) - 2**31)
+
+
 @pytest.mark.parametrize("n", [0, 1, 3, 31, -1, -2])
 def test_integer_powers(n):
     """math.ipowi (wrapping at 32 bits) and math.fpowi in one family."""
