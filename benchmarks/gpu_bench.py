@@ -13,6 +13,12 @@ read + written / median time, shown as a percentage of the measured
 device-to-device copy bandwidth (like peers.py). Before timing, our outputs
 are poisoned with NaN and compared with eager's on every element.
 
+Beside them, in the same rounds, a dense copy of the workload's byte count
+(torch's ``copy_`` reading and writing half of it each): the ceiling of
+that size under do_bench. The copy bandwidth above comes from 2 GiB moved;
+at 128 MiB (rank5_sliced) the write-back of the L2 lines that do_bench's
+flush leaves dirty costs a copy about 10 points (benchmarks/NOTES.md).
+
 Then host time per call of a 1024-element f32 add from Python (peers.py's
 small_latency: calls synchronized at the end), for ours and eager in 5
 interleaved rounds of 4000 calls (medians; the machine's state moves these
@@ -259,6 +265,16 @@ def _():
                 atol=1e-5, rtol=0.0)
 
 
+def same_bytes_copy(bytes_):
+    """A call copying bytes_ / 2 bytes between two dense buffers (moving
+    bytes_ in all), with the buffers; no random numbers are drawn, so the
+    workloads' data stay those of peers.py."""
+    count = max(1, bytes_ // 8)
+    source = torch.ones(count, device=dev)
+    target = torch.empty_like(source)
+    return (lambda: target.copy_(source)), (source, target)
+
+
 def copy_bw():
     x = rnd(1 << 28)
     y = torch.empty_like(x)
@@ -469,6 +485,8 @@ def main():
             row["ours_err"] = repr(e)[:300]
             print("%s: our call failed: %s" % (name, row["ours_err"]), flush=True)
         timed["eager"] = lambda: eager(*args)
+        copy_call, copy_buffers = same_bytes_copy(case.bytes)
+        timed["copy"] = copy_call
         if not options.no_inductor:
             for key, dynamic in (("inductor", False), ("inductordyn", True)):
                 try:
@@ -495,16 +513,19 @@ def main():
             rounds = [min(samples[k][r] for k in PEERS if k in samples)
                       / samples["ours"][r] for r in range(options.rounds)]
             row["ratio_rounds"] = rounds
+        if "ours_ms" in row:
+            row["ours_of_copy_pct"] = 100 * row["copy_ms"] / row["ours_ms"]
         res["rows"].append(row)
         print("%-26s " % name + "  ".join(
             "%s=%8.1fus (%5.1f%%)" % (k, row[k + "_ms"] * 1e3, row[k + "_pct"])
             for k in ("ours",) + PEERS if k + "_ms" in row)
+            + ("  same-bytes copy=%.1f%%" % row["copy_pct"])
             + ("  ratio=%.3f (rounds %.3f-%.3f)" % (
                 row["ratio"], min(row["ratio_rounds"]),
                 max(row["ratio_rounds"])) if "ratio" in row else "")
             + ("  err=%.3g%s" % (row["max_err"], "" if row.get("ok") else " WRONG")
                if "max_err" in row else ""), flush=True)
-        del case, args, eager, timed
+        del case, args, eager, timed, copy_call, copy_buffers
         torch.cuda.empty_cache()
 
     # Host overhead of one small call (1024 f32), like peers.py.
@@ -555,11 +576,14 @@ def main():
           % (props.name, torch.__version__, triton.__version__, now, ceiling))
     print("Percent of copy bandwidth (higher is better), medians of %d "
           "interleaved rounds; ratio = best peer time / our time (> 1: ours "
-          "is faster), and its range over the rounds." % options.rounds)
+          "is faster), and its range over the rounds; copy = a dense copy "
+          "of the workload's byte count, timed in the same rounds, and ours "
+          "as a percentage of it." % options.rounds)
     print()
     print("| workload | ours % | eager % | inductor % | inductor-dyn % | "
-          "ratio ours/best peer | per round | max err | variant |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "ratio ours/best peer | per round | copy of the bytes % | "
+          "ours / copy % | max err | variant |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in res["rows"]:
         v = row.get("variant")
         vtext = ("r%d i%d %s" % (v["rank"], v["index_bitwidth"], v["strategy"])
@@ -570,10 +594,11 @@ def main():
         rounds = row.get("ratio_rounds")
         spread = ("%.3f-%.3f" % (min(rounds), max(rounds)) if rounds
                   else "—")
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             row["name"], fmt(row.get("ours_pct")), fmt(row.get("eager_pct")),
             fmt(row.get("inductor_pct")), fmt(row.get("inductordyn_pct")),
-            fmt(row.get("ratio"), "%.3f"), spread, err, vtext))
+            fmt(row.get("ratio"), "%.3f"), spread, fmt(row.get("copy_pct")),
+            fmt(row.get("ours_of_copy_pct")), err, vtext))
     print()
     print("Host time per call, 1024-element f32 add from Python (medians of "
           "5 interleaved rounds of 4000 calls, synchronized at the end of "
