@@ -273,6 +273,8 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   PassManager pm(module.getContext());
   if (options.target == "cpu") {
     CpuPipelineOptions pipeline;
+    // The run-time dispatch checks every call's layouts (lib/Runtime).
+    pipeline.runtimeVerification = false;
     buildCpuPipeline(pm, pipeline);
     return runReportingErrors(pm, module);
   }
@@ -290,6 +292,7 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.hintMinBytes = options.hintMinBytes;
   pipeline.transposeBlocksPerSM = options.transposeBlocksPerSM;
   pipeline.launchOnCurrentStream = true;
+  pipeline.runtimeVerification = false;
   buildGpuPipeline(pm, pipeline);
   return runReportingErrors(pm, module);
 }

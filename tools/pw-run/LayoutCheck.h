@@ -36,7 +36,9 @@ namespace pointwise::run {
 /// memref.cast, which keeps the descriptor) are checked: the layout of a view
 /// the function computes (a subview, a reinterpret_cast, an allocation) is
 /// unknown before the call. A map none of whose outputs is an argument has no
-/// known iteration shape and is not checked.
+/// known iteration shape and is not checked here; the pipelines' run-time
+/// checks (pointwise.map's RuntimeVerifiableOpInterface) check the shapes
+/// of such maps when the run reaches them.
 llvm::Error checkArgumentLayouts(mlir::func::FuncOp entry,
                                  const std::vector<HostArgument> &arguments);
 

@@ -50,6 +50,7 @@
 #include <chrono>
 #include <csetjmp>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 
 using namespace mlir;
@@ -197,6 +198,8 @@ _Float16 truncateDoubleToBFloat(double value) {
   return result;
 }
 
+void returnFromFailedCheck();
+
 /// Lowers a copy of `module` with `pw-cpu-pipeline` and JIT-compiles it.
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 compile(ModuleOp module, StringRef entry, bool reference) {
@@ -225,6 +228,10 @@ compile(ModuleOp module, StringRef entry, bool reference) {
       llvm::orc::SymbolMap symbols;
       symbols[interner("__truncdfbf2")] = {
           llvm::orc::ExecutorAddr::fromPtr(&truncateDoubleToBFloat),
+          llvm::JITSymbolFlags::Exported};
+      // A failed run-time check becomes pw-run's error, not a SIGABRT.
+      symbols[interner("abort")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&returnFromFailedCheck),
           llvm::JITSymbolFlags::Exported};
       return symbols;
     });
@@ -295,10 +302,21 @@ llvm::Error dumpArguments(StringRef directory, StringRef entry,
       llvm::formatv("{0:2}\n", llvm::json::Value(std::move(manifest))).str());
 }
 
-/// Where a SIGFPE raised by JIT-compiled code returns to.
-sigjmp_buf arithmeticFaultReturn;
+/// Where JIT-compiled code that cannot go on returns to, with one of the
+/// reasons below.
+sigjmp_buf stoppedRunReturn;
+enum StoppedRun : int { kArithmeticFault = 1, kFailedCheck = 2 };
 
-void returnFromArithmeticFault(int) { siglongjmp(arithmeticFaultReturn, 1); }
+void returnFromArithmeticFault(int) {
+  siglongjmp(stoppedRunReturn, kArithmeticFault);
+}
+
+/// The JIT's `abort`: a failed `cf.assert` (generate-runtime-verification)
+/// has printed its message with `puts` and calls it.
+void returnFromFailedCheck() {
+  std::fflush(stdout);
+  siglongjmp(stoppedRunReturn, kFailedCheck);
+}
 
 llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
                    std::vector<HostArgument> &arguments) {
@@ -311,17 +329,26 @@ llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
     return function.takeError();
   // arith's integer division and remainder are undefined for a zero divisor
   // and for INT_MIN / -1; on x86 both trap. The handler jumps back here, out
-  // of the JIT-compiled code only, so no C++ frame is skipped.
+  // of the JIT-compiled code only, so no C++ frame is skipped; so does a
+  // failed run-time check.
   struct sigaction handler = {}, previous = {};
   handler.sa_handler = returnFromArithmeticFault;
   sigemptyset(&handler.sa_mask);
   sigaction(SIGFPE, &handler, &previous);
-  if (sigsetjmp(arithmeticFaultReturn, /*savemask=*/1) == 0) {
+  int stopped = sigsetjmp(stoppedRunReturn, /*savemask=*/1);
+  if (stopped == 0) {
     (*function)(packed.data());
     sigaction(SIGFPE, &previous, nullptr);
     return llvm::Error::success();
   }
   sigaction(SIGFPE, &previous, nullptr);
+  if (stopped == kFailedCheck)
+    return llvm::createStringError(
+        "'" + entry +
+        "': a run-time check failed (its message is above): an op's "
+        "operands break the rules the op states, which its verifier could "
+        "not decide for dynamic sizes and strides; the run stopped before "
+        "that op");
   return llvm::createStringError(
       "'" + entry +
       "': integer division by zero or overflow in the map body (SIGFPE): "

@@ -34,6 +34,10 @@ using namespace mlir;
 
 void pointwise::buildCpuPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
+  // Before any rewrite of a map, whose checks are written against its
+  // original operands (MapRuntimeVerification.cpp).
+  if (options.runtimeVerification)
+    pm.addPass(createGenerateRuntimeVerificationPass());
   if (!options.reference) {
     pm.addPass(createCanonicalizeBroadcastPass());
     pm.addPass(createCoalesceDimsPass());
@@ -186,6 +190,8 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
     pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
     return;
   }
+  if (options.runtimeVerification)
+    pm.addPass(createGenerateRuntimeVerificationPass());
   pm.addPass(createCanonicalizeBroadcastPass());
   pm.addPass(createCoalesceDimsPass());
   TilePassOptions tile;

@@ -34,10 +34,14 @@ def Pointwise_Dialect : Dialect {
     }
     ```
   }];
-  // Bodies are written in these dialects; loading them with the pointwise
+  // Bodies are written in arith and math; loading them with the pointwise
   // dialect lets any host compiler parse a map without extra registration.
+  // The run-time checks of a map (RuntimeVerifiableOpInterface) are
+  // memref.dim, memref.extract_strided_metadata and cf.assert ops.
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 class Pointwise_Op<string mnemonic, list<Trait> traits = []>

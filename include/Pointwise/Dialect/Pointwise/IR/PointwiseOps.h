@@ -14,7 +14,16 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace pointwise {
+// Names that upstream interfaces' generated declarations use unqualified
+// (RuntimeVerifiableOpInterface's generateRuntimeVerification).
+using ::mlir::function_ref;
+using ::mlir::Operation;
+using ::mlir::StringRef;
+} // namespace pointwise
 
 #define GET_OP_CLASSES
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h.inc"

@@ -9,6 +9,7 @@
 
 include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/RuntimeVerifiableOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
 
@@ -16,7 +17,8 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     AttrSizedOperandSegments,
     IsolatedFromAbove,
     SingleBlock,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<RuntimeVerifiableOpInterface>]> {
   let summary = "Applies a scalar function elementwise over strided memrefs";
   let description = [{
     `pointwise.map` evaluates its body once for every index of the iteration
@@ -51,8 +53,21 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       `arith.sitofp`, `arith.uitofp`), which NVPTX cannot compile; the CPU
       lowering supports them.
 
-    Statically impossible broadcasts and overlaps are verifier errors;
-    dynamic ones are checked when the kernel runs.
+    Statically impossible broadcasts and overlaps are verifier errors.
+    Where sizes or strides are dynamic:
+
+    - the op implements `RuntimeVerifiableOpInterface`: upstream's
+      `generate-runtime-verification` pass (which `pw-cpu-pipeline` and
+      `pw-gpu-pipeline` run first unless `runtime-verification=false`) puts
+      `cf.assert`s before the map, on the host, that the outputs have one
+      shape, that every memref input broadcasts to it, and that no output
+      dim of size > 1 has stride 0; a failed one prints which and aborts;
+    - the kernel families' run-time dispatch (`pw-compile`, the Python
+      package, `pw-run --target=cuda`) checks every call's layouts with the
+      layout library instead, overlaps between operands and outputs whose
+      strides do not nest included, and returns an error.
+
+    Partial overlaps of dynamic layouts are not checked on the first path.
 
     Example, `c = a + b * alpha` with `b` broadcast along the rows of `a`:
 

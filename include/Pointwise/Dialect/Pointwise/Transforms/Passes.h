@@ -54,6 +54,15 @@ struct CpuPipelineOptions
       *this, "tile-edge",
       llvm::cl::desc("pw-tile transpose tile edge with tiled=1"),
       llvm::cl::init(64)};
+  Option<bool> runtimeVerification{
+      *this, "runtime-verification",
+      llvm::cl::desc("First run upstream's generate-runtime-verification: "
+                     "cf.asserts on the host of what the verifier cannot "
+                     "decide for dynamic sizes and strides (a map's shapes "
+                     "broadcast, its outputs have no stride-0 dim of size "
+                     "> 1; other ops' bounds); kernel families, whose "
+                     "run-time dispatch checks layouts, turn it off"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`
@@ -143,6 +152,15 @@ struct GpuPipelineOptions
                      "(pwGetStream) instead of on a stream created, "
                      "synchronized and destroyed per launch"),
       llvm::cl::init(false)};
+  Option<bool> runtimeVerification{
+      *this, "runtime-verification",
+      llvm::cl::desc("First run upstream's generate-runtime-verification: "
+                     "cf.asserts on the host of what the verifier cannot "
+                     "decide for dynamic sizes and strides (a map's shapes "
+                     "broadcast, its outputs have no stride-0 dim of size "
+                     "> 1; other ops' bounds); kernel families, whose "
+                     "run-time dispatch checks layouts, turn it off"),
+      llvm::cl::init(true)};
 };
 
 /// What is wrong with `options` (an unsupported chip or format, a cuda-path
