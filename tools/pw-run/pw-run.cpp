@@ -335,20 +335,24 @@ llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
   handler.sa_handler = returnFromArithmeticFault;
   sigemptyset(&handler.sa_mask);
   sigaction(SIGFPE, &handler, &previous);
-  int stopped = sigsetjmp(stoppedRunReturn, /*savemask=*/1);
-  if (stopped == 0) {
+  // (sigsetjmp may only stand alone or as a selection's condition.)
+  switch (sigsetjmp(stoppedRunReturn, /*savemask=*/1)) {
+  case 0:
     (*function)(packed.data());
     sigaction(SIGFPE, &previous, nullptr);
     return llvm::Error::success();
-  }
-  sigaction(SIGFPE, &previous, nullptr);
-  if (stopped == kFailedCheck)
+  case kFailedCheck:
+    sigaction(SIGFPE, &previous, nullptr);
     return llvm::createStringError(
         "'" + entry +
         "': a run-time check failed (its message is above): an op's "
         "operands break the rules the op states, which its verifier could "
         "not decide for dynamic sizes and strides; the run stopped before "
         "that op");
+  default:
+    break;
+  }
+  sigaction(SIGFPE, &previous, nullptr);
   return llvm::createStringError(
       "'" + entry +
       "': integer division by zero or overflow in the map body (SIGFPE): "

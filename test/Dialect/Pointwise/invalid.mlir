@@ -68,6 +68,19 @@ func.func @output_shapes_differ(%c: memref<4x?xf32>, %d: memref<4x6xf32>, %e: me
 
 // -----
 
+// Two later outputs that disagree, each compatible with output #0's dynamic
+// size.
+func.func @later_output_shapes_differ(%c: memref<?xf32>, %d: memref<3xf32>, %e: memref<4xf32>) {
+  // expected-error @+1 {{'pointwise.map' op output #2 of type 'memref<4xf32>' does not have the shape of output #1 of type 'memref<3xf32>'}}
+  pointwise.map outs(%c, %d, %e : memref<?xf32>, memref<3xf32>, memref<4xf32>) {
+    %0 = arith.constant 1.0 : f32
+    pointwise.yield %0, %0, %0 : f32, f32, f32
+  }
+  return
+}
+
+// -----
+
 func.func @output_ranks_differ(%c: memref<4xf32>, %d: memref<1x4xf32>) {
   // expected-error @+1 {{'pointwise.map' op output #1 of type 'memref<1x4xf32>' does not have the shape of output #0 of type 'memref<4xf32>'}}
   pointwise.map outs(%c, %d : memref<4xf32>, memref<1x4xf32>) {

@@ -34,7 +34,11 @@
 // CHECK: arith.cmpi ne, %[[STRIDES]]#0
 // CHECK: cf.assert {{.*}}^ output #0 dim 0 has stride 0 and a size above 1, so its elements overlap
 // CHECK: cf.assert {{.*}}^ output #0 dim 1 has stride 0 and a size above 1, so its elements overlap
-// Output #1 has the identity layout: no stride check.
+// Output #1's identity layout has a dynamic leading stride too (a
+// memref.cast can give it any descriptor); its last stride is 1.
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[PSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[P]]
+// CHECK: arith.cmpi ne, %[[PSTRIDES]]#0
+// CHECK: cf.assert {{.*}}^ output #1 dim 0 has stride 0 and a size above 1
 // CHECK-NOT: cf.assert
 // CHECK: pointwise.map
 func.func @dynamic(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?xf32>, %s: memref<4xf32>,
@@ -73,6 +77,8 @@ func.func @static(%a: memref<4x1xf32>, %b: memref<8xf32>, %o: memref<4x8xf32, st
 // CHECK-NOT: input #0
 // CHECK: cf.assert {{.*}}^ input #1 dim 0 does not broadcast to iteration dim 1
 // CHECK: cf.assert {{.*}}^ input #1 dim 1 does not broadcast to iteration dim 2
+// CHECK: cf.assert {{.*}}^ output #0 dim 0 has stride 0 and a size above 1
+// CHECK: cf.assert {{.*}}^ output #0 dim 1 has stride 0 and a size above 1
 // CHECK-NOT: cf.assert
 // CHECK: pointwise.map
 func.func @one_output(%a: memref<1x1xf32>, %b: memref<?x?xf32>, %k: f32, %o: memref<2x?x?xf32>) {

@@ -13,10 +13,11 @@
 //
 // Checked: the outputs have one shape (the iteration space); every memref
 // input broadcasts to it by NumPy rules (each dim is 1 or the iteration
-// size); no output dim of size > 1 has stride 0. Overlaps between operands,
-// and outputs whose nonzero strides do not nest, take the layout library
-// (lib/Layout), which the kernel families' run-time dispatch calls; they
-// are not repeated here as IR.
+// size); no output dim of size > 1 has stride 0. Not checked: overlaps
+// between operands, and outputs whose nonzero strides make elements
+// coincide (sizes 3x3, strides 1x1); those take the layout library
+// (lib/Layout), which the kernel families' run-time dispatch calls, and are
+// not repeated here as IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,10 +119,10 @@ public:
       auto type = cast<MemRefType>(output.getType());
       SmallVector<int64_t> strides;
       int64_t offset;
-      // An identity layout is contiguous; the verifier accepts strided
-      // layouts only.
-      if (type.getLayout().isIdentity() ||
-          failed(type.getStridesAndOffset(strides, offset)))
+      // Identity layouts too: their leading strides are dynamic where sizes
+      // are, and a memref.cast can give one any descriptor. The verifier
+      // accepts strided layouts only.
+      if (failed(type.getStridesAndOffset(strides, offset)))
         continue;
       memref::ExtractStridedMetadataOp metadata;
       Value empty; // whether the output has no elements, which cannot overlap

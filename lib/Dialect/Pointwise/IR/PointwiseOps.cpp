@@ -229,7 +229,6 @@ LogicalResult MapOp::verify() {
                            << kSupportedElementTypes << "; got " << type;
   }
 
-  MemRefType firstOutputType;
   for (auto [index, output] : llvm::enumerate(getOutputs())) {
     auto type = dyn_cast<MemRefType>(output.getType());
     if (!type)
@@ -238,18 +237,20 @@ LogicalResult MapOp::verify() {
     if (failed(verifyMemRefOperand(*this, type, "output", index)) ||
         failed(verifyNoInternalOverlap(*this, type, index)))
       return failure();
-    if (!firstOutputType) {
-      firstOutputType = type;
-    } else if (failed(verifyCompatibleShape(firstOutputType.getShape(),
-                                            type.getShape()))) {
-      return emitOpError() << "output #" << index << " of type " << type
-                           << " does not have the shape of output #0 of type "
-                           << firstOutputType;
-    }
-    for (unsigned other = 0; other < index; ++other)
-      if (getOutputs()[other] == output)
+    // Against every earlier output, not only #0: with a dynamic dim in #0,
+    // a 3 and a 4 in two later outputs are each compatible with it.
+    for (unsigned other = 0; other < index; ++other) {
+      Value earlier = getOutputs()[other];
+      auto earlierType = cast<MemRefType>(earlier.getType());
+      if (failed(
+              verifyCompatibleShape(earlierType.getShape(), type.getShape())))
+        return emitOpError() << "output #" << index << " of type " << type
+                             << " does not have the shape of output #" << other
+                             << " of type " << earlierType;
+      if (earlier == output)
         return emitOpError() << "outputs #" << other << " and #" << index
                              << " are the same buffer";
+    }
   }
 
   SmallVector<int64_t> iterationShape = getIterationShape();

@@ -67,7 +67,8 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       layout library instead, overlaps between operands and outputs whose
       strides do not nest included, and returns an error.
 
-    Partial overlaps of dynamic layouts are not checked on the first path.
+    Not checked on the first path: overlaps between operands, and outputs
+    whose nonzero strides make elements coincide (sizes 3x3, strides 1x1).
 
     Example, `c = a + b * alpha` with `b` broadcast along the rows of `a`:
 
