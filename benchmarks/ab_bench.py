@@ -74,6 +74,39 @@ def add_sweep(sizes_mib):
             gb.FAMILY_OF[name] = family
 
 
+def add_slices():
+    """Registers rank-2 maps over views whose rows are not contiguous with
+    each other, which pw-coalesce-dims cannot merge into one dim: rows of
+    4096 or 8192 floats at a pitch of 4097 / 8193 (misaligned: every row
+    starts 4 bytes further from a 16-byte boundary, so those operands move
+    lane by lane, like rank5_sliced_scalar_f32's 65-float pitch) or 4100
+    (16-byte aligned rows, whole vectors)."""
+    def scale(rows, columns, pitch):
+        def make():
+            x = gb.rnd(rows, pitch)[:, :columns]
+            return gb.Case(lambda x: x * 3.0 + 1.0, (x,), x.numel() * 4 * 2,
+                           lambda x, o: gb.F["scale_shift_f32"](x, 3.0, 1.0, o),
+                           lambda x: (torch.empty(x.shape, device=gb.dev),))
+        return make
+
+    def add(rows, columns, pitch):
+        def make():
+            a = gb.rnd(rows, pitch)[:, :columns]
+            b = gb.rnd(rows, pitch)[:, 1:columns + 1]
+            return gb.Case(lambda a, b: a + b, (a, b), a.numel() * 4 * 3,
+                           lambda a, b, o: gb.F["add_f32"](a, b, o),
+                           lambda a, b: (torch.empty(a.shape, device=gb.dev),))
+        return make
+
+    for name, make, family in (
+            ("scale_misaligned_64MiB", scale(4096, 4096, 4097), "scale_shift_f32"),
+            ("scale_aligned_64MiB", scale(4096, 4096, 4100), "scale_shift_f32"),
+            ("scale_misaligned_256MiB", scale(8192, 8192, 8193), "scale_shift_f32"),
+            ("add_misaligned_256MiB", add(8192, 8192, 8193), "add_f32")):
+        gb.W[name] = make
+        gb.FAMILY_OF[name] = family
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--libs", required=True,
@@ -94,8 +127,13 @@ def main():
                         "a dense add, a rank5_sliced-like scale and an f16 "
                         "GELU of each input size (how the libraries differ "
                         "with size)")
+    parser.add_argument("--slices", action="store_true",
+                        help="adds rank-2 maps over row slices, misaligned "
+                        "(lane by lane) and aligned (add_slices)")
     options = parser.parse_args()
     add_sweep([int(s) for s in options.sweep.split(",") if s])
+    if options.slices:
+        add_slices()
     libs = [pathlib.Path(p) for p in options.libs.split(",") if p]
     names = [n for n in options.workloads.split(",") if n] or list(gb.W)
     unknown = [n for n in names if n not in gb.W]

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Compiler/Family.h"
+#include "Pointwise/Runtime/Runtime.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Constants.h"
@@ -148,7 +149,9 @@ createFamilyTable(llvm::Module &module, const FamilySpec &family,
   for (auto [variant, entry] : llvm::zip_equal(family.variants, entries))
     variants.push_back(llvm::ConstantStruct::get(
         variantType, {i32Value(variant.rank), i32Value(variant.indexBitwidth),
-                      i32Value(variant.transpose ? 1 : 0),
+                      i32Value(variant.transpose ? PW_STRATEGY_TRANSPOSE
+                               : variant.narrow  ? PW_STRATEGY_LINEAR_NARROW
+                                                 : PW_STRATEGY_LINEAR),
                       i32Value(variant.transposedArgument), entry}));
 
   llvm::Constant *name =

@@ -128,7 +128,7 @@ void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
       std::to_string(variant.indexBitwidth) +
       (variant.transpose
            ? "_transpose" + std::to_string(variant.transposedArgument)
-           : "_linear");
+           : (variant.narrow ? "_linear_narrow" : "_linear"));
   func::FuncOp clone = function.clone();
   clone.setName(variant.function);
   clone.setPublic();
@@ -160,6 +160,8 @@ void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
       builder.getStringAttr(variant.transpose ? "transpose" : "linear"));
   clone->setAttr(kTileIndexBitwidthAttrName,
                  builder.getI64IntegerAttr(variant.indexBitwidth));
+  if (variant.narrow)
+    clone->setAttr(kTileVectorBytesAttrName, builder.getI64IntegerAttr(8));
   module.push_back(clone);
 }
 
@@ -212,6 +214,18 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
     int64_t maxRank = std::max<int64_t>(1, outputType.getRank());
     // Host loops index with 64 bits and need no tiles: one variant per rank.
     bool cpu = options.target == "cpu";
+    // Linear-narrow variants (8-byte vectors) where pw-tile gives ranks >= 2
+    // 16-byte ones: maps of 4-byte elements only, vector width left to the
+    // compiler. The dispatch picks them when an operand's rows are not
+    // 16-byte aligned: on an H100 such maps (rows at an odd pitch of
+    // floats) ran 0.5 to 1.1 points of copy bandwidth faster, while aligned
+    // broadcasts lose 4 points (benchmarks/NOTES.md, fourteenth session).
+    bool narrowVariants =
+        !cpu && options.vectorBytes == 0 &&
+        llvm::all_of(function.getArgumentTypes(), [](Type type) {
+          auto memref = dyn_cast<MemRefType>(type);
+          return !memref || memref.getElementTypeBitWidth() == 32;
+        });
     // Each bitwidth once, in the order given (`32,32` builds one).
     std::vector<unsigned> bitwidths;
     for (unsigned bits :
@@ -224,6 +238,11 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
         linear.rank = rank;
         linear.indexBitwidth = bits;
         spec->variants.push_back(linear);
+        if (narrowVariants && rank >= 2) {
+          FamilyVariant narrow = linear;
+          narrow.narrow = true;
+          spec->variants.push_back(narrow);
+        }
         if (cpu || !options.transposeVariants || rank < 2)
           continue;
         for (int32_t input : spec->inputs) {

@@ -294,6 +294,29 @@ int findVariant(const pwFamily &family, int32_t rank, int32_t strategy,
   return -1;
 }
 
+/// Whether some operand of `layout` (rank >= 2) has contiguous rows (last
+/// stride 1) that are not all 16-byte aligned: a first element or a row
+/// stride off a multiple of 16 bytes. A linear variant with 16-byte vectors
+/// moves such an operand's lanes one by one; the linear-narrow variant's
+/// 8-byte vectors do better there (PW_STRATEGY_LINEAR_NARROW).
+bool hasMisalignedRows(const IterationLayout &layout,
+                       const std::vector<uint64_t> &addresses,
+                       const std::vector<int64_t> &elementBytes) {
+  constexpr int64_t kWideVectorBytes = 16;
+  size_t rank = layout.rank();
+  for (size_t op = 0; op < addresses.size(); ++op) {
+    const int64_t *strides = layout.strides.data() + op * rank;
+    if (strides[rank - 1] != 1)
+      continue;
+    if (addresses[op] % kWideVectorBytes != 0)
+      return true;
+    for (size_t dim = 0; dim + 1 < rank; ++dim)
+      if ((strides[dim] * elementBytes[op]) % kWideVectorBytes != 0)
+        return true;
+  }
+  return false;
+}
+
 /// Like findVariant, falling back from 32- to 64-bit indices.
 int findVariantAtLeast(const pwFamily &family, int32_t rank, int32_t strategy,
                        int32_t argument, int32_t bits) {
@@ -723,10 +746,19 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
     if (chosen >= 0 && static_cast<int32_t>(transposed->dim) != rank - 2)
       swapDims(layout, transposed->dim, rank - 2);
   }
-  if (chosen < 0)
+  if (chosen < 0) {
     chosen = findVariantAtLeast(*family, rank, PW_STRATEGY_LINEAR, -1, bits);
-  if (chosen < 0 && bits == 64)
-    chosen = findVariant(*family, rank, PW_STRATEGY_LINEAR, -1, 32);
+    if (chosen < 0 && bits == 64)
+      chosen = findVariant(*family, rank, PW_STRATEGY_LINEAR, -1, 32);
+    // Its narrow twin of the same index width, for rows off 16 bytes.
+    if (chosen >= 0 && rank >= 2 &&
+        hasMisalignedRows(layout, scratch.rebased, scratch.elementBytes)) {
+      int narrow = findVariant(*family, rank, PW_STRATEGY_LINEAR_NARROW, -1,
+                               family->variants[chosen].indexBitwidth);
+      if (narrow >= 0)
+        chosen = narrow;
+    }
+  }
   if (chosen < 0)
     return error(PW_ERROR_NOT_FOUND,
                  "no kernel variant of rank " + std::to_string(rank) +

@@ -548,8 +548,10 @@ PW_ARGUMENT_SCALAR = 0
 PW_ARGUMENT_MEMREF = 1
 PW_STRATEGY_LINEAR = 0
 PW_STRATEGY_TRANSPOSE = 1
+PW_STRATEGY_LINEAR_NARROW = 2   # 8-byte vectors, for rows off 16 bytes
 _STRATEGY_NAMES = {PW_STRATEGY_LINEAR: "linear",
-                   PW_STRATEGY_TRANSPOSE: "transpose"}
+                   PW_STRATEGY_TRANSPOSE: "transpose",
+                   PW_STRATEGY_LINEAR_NARROW: "linear-narrow"}
 
 
 class ArgumentInfo:
@@ -591,7 +593,7 @@ class VariantInfo:
         self.index = index
         self.rank = rank
         self.index_bitwidth = index_bitwidth
-        self.strategy = strategy                 # "linear" or "transpose"
+        self.strategy = strategy  # "linear", "linear-narrow" or "transpose"
         self.transposed_argument = transposed_argument  # -1 for linear
 
     def as_dict(self):

@@ -42,6 +42,60 @@ func.func @transpose(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
   return
 }
 
+// The vector width of a rank-2 map: 16 bytes by default, 8 by attribute
+// (pw-compile's linear-narrow variants).
+// CHECK-LABEL: func.func @rank2_default
+// CHECK: vector.load {{.*}} vector<4xf32>
+// CHECK-NOT: vector<2xf32>
+// CHECK-LABEL: func.func @rank2_narrow
+// CHECK: vector.load {{.*}} vector<2xf32>
+// CHECK-NOT: vector<4xf32>
+// CHECK: pointwise.strategy = "linear"
+func.func @rank2_default(%x: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                         %y: memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  pointwise.map ins(%x : memref<?x?xf32, strided<[?, ?], offset: ?>>)
+                outs(%y : memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+func.func @rank2_narrow(%x: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                        %y: memref<?x?xf32, strided<[?, ?], offset: ?>>)
+    attributes {pointwise.tile_strategy = "linear",
+                pointwise.tile_vector_bytes = 8 : i64} {
+  pointwise.map ins(%x : memref<?x?xf32, strided<[?, ?], offset: ?>>)
+                outs(%y : memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pointwise.tile_vector_bytes must be an integer power of two up to 32, or 0}}
+func.func @bad_vector_bytes(%x: memref<?xf32>, %y: memref<?xf32>)
+    attributes {pointwise.tile_vector_bytes = 12 : i64} {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pointwise.tile_vector_bytes must be an integer power of two up to 32, or 0}}
+func.func @vector_bytes_not_an_integer(%x: memref<?xf32>, %y: memref<?xf32>)
+    attributes {pointwise.tile_vector_bytes = "eight"} {
+  pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
 // -----
 
 // expected-error @+1 {{pointwise.tile_strategy must be "auto", "linear", "transpose" or "general"}}

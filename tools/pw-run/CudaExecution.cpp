@@ -193,6 +193,8 @@ std::string CudaExecution::describeLastVariant() const {
   if (variant.strategy == PW_STRATEGY_TRANSPOSE)
     text +=
         "transpose of argument #" + std::to_string(variant.transposedArgument);
+  else if (variant.strategy == PW_STRATEGY_LINEAR_NARROW)
+    text += "linear, 8-byte vectors";
   else
     text += "linear";
   return text;

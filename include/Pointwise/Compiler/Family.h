@@ -91,6 +91,8 @@ struct FamilyVariant {
   int32_t indexBitwidth = 64;
   bool transpose = false;
   int32_t transposedArgument = -1;
+  /// A linear variant with 8-byte vectors (PW_STRATEGY_LINEAR_NARROW).
+  bool narrow = false;
   /// The variant's function in the module.
   std::string function;
 };

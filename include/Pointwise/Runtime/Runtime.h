@@ -186,10 +186,14 @@ typedef struct pwFamilyArgument {
   const int64_t *staticSizes;
 } pwFamilyArgument;
 
-/* Strategies of variants (pw-tile's). */
+/* Strategies of variants (pw-tile's). A linear-narrow variant is a linear
+ * one with 8-byte vector accesses where the linear variant of its rank has
+ * 16: the dispatch picks it when an operand's contiguous rows are not
+ * 16-byte aligned (they then move lane by lane). */
 enum {
   PW_STRATEGY_LINEAR = 0,
   PW_STRATEGY_TRANSPOSE = 1,
+  PW_STRATEGY_LINEAR_NARROW = 2,
 };
 
 /* One compiled variant: every memref operand has rank `rank` and dynamic

@@ -341,6 +341,31 @@ def test_bcast_row_variant():
     assert v["strategy"] == "linear" and v["rank"] == 2, v
 
 
+@pytest.mark.parametrize("pitch,offset,expected", [
+    (1025, 0, "linear-narrow"),   # rows 4 bytes further off 16 each time
+    (1028, 1, "linear-narrow"),   # aligned pitch, first element 4 bytes off
+    (1028, 0, "linear"),          # every row 16-byte aligned
+])
+def test_rows_off_16_bytes_take_the_narrow_variant(pitch, offset, expected):
+    """Rows sliced from a wider buffer (x[:, :1024] of a 1025-float pitch):
+    the 8-byte-vector variant where an operand's rows are not 16-byte
+    aligned, with the same values as the reference."""
+    a = rnd(300, pitch)[:, offset:offset + 1024]
+    b = rnd(300, 1024)
+    out = Out(a.shape)
+    add(a, b, out.view)
+    out.check(a + b)
+    v = variant(add)
+    assert v["rank"] == 2 and v["strategy"] == expected, v
+    # The rank5_sliced layout: rows of 64 floats at a pitch of 65.
+    x = rnd(2, 3, 5, 64, 65)[:, :, 1:, :, :-1]
+    o = Out(x.shape)
+    scale_shift(x, 3.0, 1.0, o.view)
+    o.check(x * 3.0 + 1.0)
+    v = variant(scale_shift)
+    assert v["strategy"] == "linear-narrow" and v["rank"] == 3, v
+
+
 # ===------------------------------------------------------------------------===
 # Transposed and permuted operands, non-contiguous outputs
 # ===------------------------------------------------------------------------===
@@ -940,7 +965,10 @@ def test_describe_tables():
     assert d["outputs"] == [2] and d["inputs"] == [0, 1]
     assert [a["element_type"] for a in d["arguments"]] == ["f32"] * 3
     assert all(a["rank"] == 4 for a in d["arguments"])
-    assert {v["strategy"] for v in d["variants"]} == {"linear", "transpose"}
+    assert {v["strategy"] for v in d["variants"]} == {"linear", "transpose",
+                                                      "linear-narrow"}
+    assert {v["rank"] for v in d["variants"]
+            if v["strategy"] == "linear-narrow"} == {2, 3, 4}
     assert {v["index_bitwidth"] for v in d["variants"]} == {32, 64}
     assert set(W.family_names()) >= {"add_f32", "axpy_f32", "copy_f32",
                                      "gelu_tanh_f16", "add_bf16_f32",

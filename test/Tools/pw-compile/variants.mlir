@@ -1,7 +1,8 @@
 // pw-compile turns a function into a family of variants: every memref at one
 // rank (1 .. the iteration rank), dynamic sizes, strides and offset, per
 // index bitwidth; transpose variants fix stride 1 along the outputs' last
-// dim and along dim rank-2 of one input.
+// dim and along dim rank-2 of one input. Maps of 4-byte elements also get a
+// linear-narrow variant (8-byte vectors) at ranks >= 2.
 // RUN: pw-compile %s -o %t.mlir --quiet
 // RUN: FileCheck %s < %t.mlir
 // RUN: pw-compile %s -o %t.few.mlir --quiet --no-transpose --index-bitwidths=64
@@ -19,21 +20,39 @@
 // CHECK-SAME: pointwise.tile_index_bitwidth = 64 : i64
 // CHECK-LABEL: func.func @axpy__r2_i32_linear(
 // CHECK-SAME: memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-NOT: tile_vector_bytes
+// CHECK-LABEL: func.func @axpy__r2_i32_linear_narrow(
+// CHECK-SAME: memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-SAME: pointwise.tile_strategy = "linear", pointwise.tile_vector_bytes = 8 : i64
 // CHECK-LABEL: func.func @axpy__r2_i32_transpose0(
 // CHECK-SAME: %{{.*}}: memref<?x?xf32, strided<[1, ?], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}}: f32, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>)
 // CHECK-SAME: pointwise.tile_strategy = "transpose"
 // CHECK-LABEL: func.func @axpy__r2_i32_transpose1(
 // CHECK-SAME: %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[1, ?], offset: ?>>, %{{.*}}: f32, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>)
 // CHECK-LABEL: func.func @axpy__r2_i64_linear(
+// CHECK-LABEL: func.func @axpy__r2_i64_linear_narrow(
 // CHECK-LABEL: func.func @axpy__r2_i64_transpose0(
 // CHECK-LABEL: func.func @axpy__r2_i64_transpose1(
 // CHECK-NOT: func.func
 
 // FEW-COUNT-2: func.func @axpy__r{{[12]}}_i64_linear(
+// FEW: func.func @axpy__r2_i64_linear_narrow(
 // FEW-NOT: func.func
 
 // DUP-COUNT-2: func.func @axpy__r{{[12]}}_i32_linear(
+// DUP: func.func @axpy__r2_i32_linear_narrow(
 // DUP-NOT: func.func
+
+// No narrow variants: a forced vector width, another element size, the CPU.
+// RUN: pw-compile %s -o %t.v16.mlir --quiet --vector-bytes=16
+// RUN: FileCheck %s --check-prefix=NO-NARROW < %t.v16.mlir
+// RUN: pw-compile %s -o %t.cpu.mlir --quiet --target=cpu
+// RUN: FileCheck %s --check-prefix=NO-NARROW < %t.cpu.mlir
+// RUN: sed -e 's/f32/f64/g' %s > %t.f64.mlir
+// RUN: pw-compile %t.f64.mlir -o %t.f64.out.mlir --quiet
+// RUN: FileCheck %s --check-prefix=NO-NARROW < %t.f64.out.mlir
+// NO-NARROW: func.func @axpy__r2_
+// NO-NARROW-NOT: narrow
 
 // A row vector b broadcast over a 2-D a: all variants take b at rank 2 (the
 // runtime passes it with a stride-0 dim).

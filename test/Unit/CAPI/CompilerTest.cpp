@@ -143,13 +143,19 @@ TEST(CompilerCAPI, CudaFamilyTable) {
   ASSERT_TRUE(library);
   const pwFamily *family = pwcGetFamily(library, "axpy");
   ASSERT_TRUE(family) << pwcGetLastError();
-  // Ranks 1 and 2, 32- and 64-bit, and at rank 2 a transpose variant per
-  // memref input: 2 + 2 * 3.
-  EXPECT_EQ(family->numVariants, 8);
-  int transposes = 0;
-  for (int i = 0; i < family->numVariants; ++i)
+  // Ranks 1 and 2, 32- and 64-bit, and at rank 2 a linear-narrow variant
+  // (all elements f32) and a transpose variant per memref input: 2 + 2 * 4.
+  EXPECT_EQ(family->numVariants, 10);
+  int transposes = 0, narrow = 0;
+  for (int i = 0; i < family->numVariants; ++i) {
     transposes += family->variants[i].strategy == PW_STRATEGY_TRANSPOSE;
+    if (family->variants[i].strategy == PW_STRATEGY_LINEAR_NARROW) {
+      ++narrow;
+      EXPECT_EQ(family->variants[i].rank, 2);
+    }
+  }
   EXPECT_EQ(transposes, 4);
+  EXPECT_EQ(narrow, 2);
   pwcDestroy(library);
 
   // The transposes' cap is an option of the compile (no cap here).

@@ -121,6 +121,15 @@ public:
             {rank, bits, PW_STRATEGY_LINEAR, -1, entryOfRank(rank)});
     return *this;
   }
+  /// Adds linear-narrow variants (8-byte vectors) of `ranks`.
+  FamilyBuilder &narrow(std::vector<int> ranks,
+                        std::vector<int> widths = {32, 64}) {
+    for (int rank : ranks)
+      for (int bits : widths)
+        variants.push_back(
+            {rank, bits, PW_STRATEGY_LINEAR_NARROW, -1, entryOfRank(rank)});
+    return *this;
+  }
   FamilyBuilder &transpose(int rank, int argument,
                            std::vector<int> widths = {32, 64}) {
     for (int bits : widths)
@@ -299,6 +308,77 @@ TEST_F(FamilyDispatchTest, ColumnBroadcastIsRank2) {
   EXPECT_EQ(call.memrefs[add.b].sizes, (std::vector<int64_t>{4, 5}));
   EXPECT_EQ(call.memrefs[add.b].strides, (std::vector<int64_t>{1, 0}));
   EXPECT_EQ(call.memrefs[add.a].strides, (std::vector<int64_t>{5, 1}));
+}
+
+/// c = a + b on f32 matrices of rank 2, with linear-narrow variants.
+struct NarrowAddFamily {
+  FamilyBuilder builder{"add"};
+  int a, b, c;
+  NarrowAddFamily() {
+    a = builder.memref(PW_F32, 2);
+    b = builder.memref(PW_F32, 2);
+    c = builder.memref(PW_F32, 2);
+    builder.output(c).input(a).input(b).linear({1, 2}).narrow({2});
+    builder.transpose(2, a).transpose(2, b);
+  }
+};
+
+TEST_F(FamilyDispatchTest, RowsOff16BytesPickTheNarrowVariant) {
+  NarrowAddFamily add;
+  // Rows of 8 floats at a pitch of 9 (36 bytes): not coalesced, rank 2.
+  MemRef a(kA, {4, 8}, {9, 1}), b(kB, {4, 8}, {8, 1}), c(kC, {4, 8}, {8, 1});
+  const RecordedCall &call =
+      launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR_NARROW));
+  EXPECT_EQ(call.rank, 2);
+  EXPECT_EQ(call.memrefs[add.a].strides, (std::vector<int64_t>{9, 1}));
+}
+
+TEST_F(FamilyDispatchTest, AFirstElementOff16BytesPicksTheNarrowVariant) {
+  NarrowAddFamily add;
+  // 16-byte row pitches, but a starts one float into its buffer.
+  MemRef a(kA, {4, 8}, {12, 1}, /*offset=*/1), b(kB, {4, 8}, {8, 1}),
+      c(kC, {4, 8}, {8, 1});
+  launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR_NARROW));
+}
+
+TEST_F(FamilyDispatchTest, AlignedRowsKeepTheLinearVariant) {
+  NarrowAddFamily add;
+  // A pitch of 12 floats (48 bytes) and one of 8: every row 16-byte aligned.
+  MemRef a(kA, {4, 8}, {12, 1}), b(kB, {4, 8}, {8, 1}), c(kC, {4, 8}, {8, 1});
+  launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR));
+}
+
+TEST_F(FamilyDispatchTest, BroadcastAndStridedLastDimsDoNotPickNarrow) {
+  NarrowAddFamily add;
+  // b broadcast along the rows (last stride 0) and a read every other
+  // column (last stride 2): neither has contiguous rows to misalign.
+  MemRef a(kA, {4, 8}, {24, 2}), b(kB, {4, 1}, {1, 1}), c(kC, {4, 8}, {8, 1});
+  launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR));
+}
+
+TEST_F(FamilyDispatchTest, Rank1AndFamiliesWithoutNarrowKeepLinear) {
+  NarrowAddFamily add;
+  // Contiguous but one float in: coalesced to rank 1, which has no narrow
+  // variant (rank 1 peels a head instead).
+  MemRef a(kA, {4, 8}, {8, 1}, /*offset=*/1), b(kB, {4, 8}, {8, 1}),
+      c(kC, {4, 8}, {8, 1});
+  launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(1, 32, PW_STRATEGY_LINEAR));
+  recordedCalls.clear();
+  AddFamily plain;
+  MemRef a2(kA, {4, 8}, {9, 1}), b2(kB, {4, 8}, {8, 1}), c2(kC, {4, 8}, {8, 1});
+  launchOnce(plain.builder.get(), {a2.get(), b2.get(), c2.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            plain.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR));
 }
 
 TEST_F(FamilyDispatchTest, TransposedInputPicksItsTransposeVariant) {

@@ -1231,10 +1231,10 @@ LinearShape chooseLinearShape(MapOp map, Strategy strategy) {
   return {256, 8};
 }
 
-/// The nearest enclosing overrides of `strategy` and `indexBitwidth`,
-/// checked like the options.
+/// The nearest enclosing overrides of `strategy`, `indexBitwidth` and
+/// `vectorBytes`, checked like the options.
 LogicalResult applyOverrides(MapOp map, std::string &strategy,
-                             unsigned &indexBitwidth) {
+                             unsigned &indexBitwidth, int64_t &vectorBytes) {
   for (Operation *owner = map->getParentOp(); owner;
        owner = owner->getParentOp()) {
     if (Attribute attr = owner->getAttr(kTileStrategyAttrName)) {
@@ -1260,6 +1260,19 @@ LogicalResult applyOverrides(MapOp map, std::string &strategy,
         return owner->emitOpError() << kTileIndexBitwidthAttrName
                                     << " must be the integer 0, 32 or 64";
       indexBitwidth = bits.getInt();
+      break;
+    }
+  }
+  for (Operation *owner = map->getParentOp(); owner;
+       owner = owner->getParentOp()) {
+    if (Attribute attr = owner->getAttr(kTileVectorBytesAttrName)) {
+      auto bytes = dyn_cast<IntegerAttr>(attr);
+      if (!bytes || bytes.getInt() < 0 || bytes.getInt() > kMaxVectorBytes ||
+          (bytes.getInt() != 0 && !llvm::isPowerOf2_64(bytes.getInt())))
+        return owner->emitOpError() << kTileVectorBytesAttrName
+                                    << " must be an integer power of two up to "
+                                    << kMaxVectorBytes << ", or 0";
+      vectorBytes = bytes.getInt();
       break;
     }
   }
@@ -1314,7 +1327,8 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
     for (MapOp map : maps) {
       std::string strategy = this->strategy;
       unsigned indexBitwidth = this->indexBitwidth;
-      if (failed(applyOverrides(map, strategy, indexBitwidth)))
+      int64_t vectorBytes = this->vectorBytes;
+      if (failed(applyOverrides(map, strategy, indexBitwidth, vectorBytes)))
         return signalPassFailure();
       Strategy chosen = chooseStrategy(map);
       if (strategy == "general") {

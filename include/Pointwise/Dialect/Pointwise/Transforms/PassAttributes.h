@@ -28,6 +28,11 @@ constexpr llvm::StringLiteral kBroadcastResolvedAttrName =
 /// A string: pw-tile's `strategy` option for the maps inside.
 constexpr llvm::StringLiteral kTileStrategyAttrName = "pointwise.tile_strategy";
 
+/// An integer: pw-tile's `vector-bytes` option for the maps inside (a power
+/// of two up to 32; 0 decides per map).
+constexpr llvm::StringLiteral kTileVectorBytesAttrName =
+    "pointwise.tile_vector_bytes";
+
 /// An integer: pw-tile's `index-bitwidth` option for the maps inside.
 constexpr llvm::StringLiteral kTileIndexBitwidthAttrName =
     "pointwise.tile_index_bitwidth";

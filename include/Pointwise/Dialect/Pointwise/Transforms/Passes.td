@@ -194,10 +194,11 @@ def TilePass : Pass<"pw-tile"> {
     The scalar body is cloned once per element; f16 and bf16 values are
     computed in f32 and rounded once when stored.
 
-    An enclosing op (usually the function) can override two options for the
-    maps inside it with the attributes `pointwise.tile_strategy` (a string)
-    and `pointwise.tile_index_bitwidth` (an integer); `pw-compile` uses them
-    to build a family of variants of one function in a single pass run.
+    An enclosing op (usually the function) can override three options for
+    the maps inside it with the attributes `pointwise.tile_strategy` (a
+    string), `pointwise.tile_index_bitwidth` and `pointwise.tile_vector_bytes`
+    (integers); `pw-compile` uses them to build a family of variants of one
+    function in a single pass run.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
