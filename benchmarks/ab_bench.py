@@ -80,7 +80,8 @@ def add_slices():
     4096 or 8192 floats at a pitch of 4097 / 8193 (misaligned: every row
     starts 4 bytes further from a 16-byte boundary, so those operands move
     lane by lane, like rank5_sliced_scalar_f32's 65-float pitch) or 4100
-    (16-byte aligned rows, whole vectors)."""
+    (16-byte aligned rows, whole vectors); and rows of 1022 floats at an
+    aligned pitch of 1024 (no whole 16-byte vectors per row)."""
     def scale(rows, columns, pitch):
         def make():
             x = gb.rnd(rows, pitch)[:, :columns]
@@ -99,6 +100,8 @@ def add_slices():
         return make
 
     for name, make, family in (
+            ("scale_rows_of_1022_32MiB", scale(8192, 1022, 1024), "scale_shift_f32"),
+            ("add_rows_of_1022_32MiB", add(8192, 1022, 1024), "add_f32"),
             ("scale_misaligned_64MiB", scale(4096, 4096, 4097), "scale_shift_f32"),
             ("scale_aligned_64MiB", scale(4096, 4096, 4100), "scale_shift_f32"),
             ("scale_misaligned_256MiB", scale(8192, 8192, 8193), "scale_shift_f32"),

@@ -142,7 +142,9 @@ int main(int argc, char **argv) {
     const pwVariant &v = pw_family_add_f32.variants[variant];
     std::printf("variant: %d (rank %d, i%d, %s)\n", variant, v.rank,
                 v.indexBitwidth,
-                v.strategy == PW_STRATEGY_TRANSPOSE ? "transpose" : "linear");
+                v.strategy == PW_STRATEGY_TRANSPOSE       ? "transpose"
+                : v.strategy == PW_STRATEGY_LINEAR_NARROW ? "linear-narrow"
+                                                          : "linear");
   }
 
   // Cached launches.

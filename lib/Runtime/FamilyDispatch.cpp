@@ -295,11 +295,12 @@ int findVariant(const pwFamily &family, int32_t rank, int32_t strategy,
 }
 
 /// Whether some operand of `layout` (rank >= 2) has contiguous rows (last
-/// stride 1) that are not all 16-byte aligned: a first element or a row
-/// stride off a multiple of 16 bytes. A linear variant with 16-byte vectors
-/// moves such an operand's lanes one by one; the linear-narrow variant's
-/// 8-byte vectors do better there (PW_STRATEGY_LINEAR_NARROW).
-bool hasMisalignedRows(const IterationLayout &layout,
+/// stride 1) that are not whole 16-byte vectors at 16-byte boundaries: a
+/// first element, a row stride or the row length off a multiple of 16
+/// bytes. A linear variant with 16-byte vectors moves such an operand's
+/// lanes one by one (all operands, for the row length); the linear-narrow
+/// variant's 8-byte vectors do better there (PW_STRATEGY_LINEAR_NARROW).
+bool hasRowsOff16Bytes(const IterationLayout &layout,
                        const std::vector<uint64_t> &addresses,
                        const std::vector<int64_t> &elementBytes) {
   constexpr int64_t kWideVectorBytes = 16;
@@ -308,7 +309,8 @@ bool hasMisalignedRows(const IterationLayout &layout,
     const int64_t *strides = layout.strides.data() + op * rank;
     if (strides[rank - 1] != 1)
       continue;
-    if (addresses[op] % kWideVectorBytes != 0)
+    if (addresses[op] % kWideVectorBytes != 0 ||
+        (layout.sizes[rank - 1] * elementBytes[op]) % kWideVectorBytes != 0)
       return true;
     for (size_t dim = 0; dim + 1 < rank; ++dim)
       if ((strides[dim] * elementBytes[op]) % kWideVectorBytes != 0)
@@ -752,7 +754,7 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
       chosen = findVariant(*family, rank, PW_STRATEGY_LINEAR, -1, 32);
     // Its narrow twin of the same index width, for rows off 16 bytes.
     if (chosen >= 0 && rank >= 2 &&
-        hasMisalignedRows(layout, scratch.rebased, scratch.elementBytes)) {
+        hasRowsOff16Bytes(layout, scratch.rebased, scratch.elementBytes)) {
       int narrow = findVariant(*family, rank, PW_STRATEGY_LINEAR_NARROW, -1,
                                family->variants[chosen].indexBitwidth);
       if (narrow >= 0)

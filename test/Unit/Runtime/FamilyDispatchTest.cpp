@@ -357,11 +357,53 @@ TEST_F(FamilyDispatchTest, AlignedRowsKeepTheLinearVariant) {
 TEST_F(FamilyDispatchTest, BroadcastAndStridedLastDimsDoNotPickNarrow) {
   NarrowAddFamily add;
   // b broadcast along the rows (last stride 0) and a read every other
-  // column (last stride 2): neither has contiguous rows to misalign.
-  MemRef a(kA, {4, 8}, {24, 2}), b(kB, {4, 1}, {1, 1}), c(kC, {4, 8}, {8, 1});
+  // column (last stride 2, at a pitch of 25 floats): neither has
+  // contiguous rows to misalign.
+  MemRef a(kA, {4, 8}, {25, 2}), b(kB, {4, 1}, {1, 1}), c(kC, {4, 8}, {8, 1});
   launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
   EXPECT_EQ(pwGetLastVariant(),
             add.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR));
+}
+
+TEST_F(FamilyDispatchTest, RowsOfAnOddNumberOfVectorsPickTheNarrowVariant) {
+  NarrowAddFamily add;
+  // Aligned pitches, but rows of 6 floats: no whole 16-byte vectors (the
+  // wide kernel's vector path is off), whole 8-byte ones.
+  MemRef a(kA, {4, 6}, {8, 1}), b(kB, {4, 6}, {8, 1}), c(kC, {4, 6}, {12, 1});
+  launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(2, 32, PW_STRATEGY_LINEAR_NARROW));
+}
+
+TEST_F(FamilyDispatchTest, A64BitLayoutTakesThe64BitNarrowVariant) {
+  NarrowAddFamily add;
+  // 3 x 2^30 rows of 8 floats at a pitch of 9: 64-bit indices (no memory is
+  // touched: the entries only record their descriptors).
+  int64_t rows = int64_t(3) << 30;
+  constexpr uintptr_t kTiB = uintptr_t(1) << 40; // buffers ~100 GB apart
+  MemRef a(kTiB, {rows, 8}, {9, 1}), b(2 * kTiB, {rows, 8}, {8, 1}),
+      c(3 * kTiB, {rows, 8}, {8, 1});
+  launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(2, 64, PW_STRATEGY_LINEAR_NARROW));
+}
+
+TEST_F(FamilyDispatchTest, RememberedDecisionsFollowTheAlignment) {
+  NarrowAddFamily add;
+  // The same layout at offsets 0 and 1, twice each: the remembered
+  // decisions (keyed on every descriptor word) keep their own variants.
+  for (int round = 0; round < 2; ++round)
+    for (int64_t offset : {0, 1}) {
+      recordedCalls.clear();
+      MemRef a(kA, {4, 8}, {12, 1}, offset), b(kB, {4, 8}, {8, 1}),
+          c(kC, {4, 8}, {8, 1});
+      launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
+      EXPECT_EQ(pwGetLastVariant(),
+                add.builder.variantIndex(2, 32,
+                                         offset ? PW_STRATEGY_LINEAR_NARROW
+                                                : PW_STRATEGY_LINEAR));
+      EXPECT_EQ(pwGetLastLaunchCached(), round == 1 ? 1 : 0);
+    }
 }
 
 TEST_F(FamilyDispatchTest, Rank1AndFamiliesWithoutNarrowKeepLinear) {
