@@ -295,11 +295,12 @@ int findVariant(const pwFamily &family, int32_t rank, int32_t strategy,
 }
 
 /// Whether some operand of `layout` (rank >= 2) has contiguous rows (last
-/// stride 1) that are not whole 16-byte vectors at 16-byte boundaries: a
-/// first element, a row stride or the row length off a multiple of 16
-/// bytes. A linear variant with 16-byte vectors moves such an operand's
-/// lanes one by one (all operands, for the row length); the linear-narrow
+/// stride 1) that do not start at 16-byte boundaries: a first element or a
+/// row stride off a multiple of 16 bytes. A linear variant with 16-byte
+/// vectors moves such an operand's lanes one by one; the linear-narrow
 /// variant's 8-byte vectors do better there (PW_STRATEGY_LINEAR_NARROW).
+/// Rows whose length alone is off (6 floats at an aligned pitch) showed no
+/// gain (benchmarks/NOTES.md, fourteenth session) and keep the wide one.
 bool hasRowsOff16Bytes(const IterationLayout &layout,
                        const std::vector<uint64_t> &addresses,
                        const std::vector<int64_t> &elementBytes) {
@@ -309,8 +310,7 @@ bool hasRowsOff16Bytes(const IterationLayout &layout,
     const int64_t *strides = layout.strides.data() + op * rank;
     if (strides[rank - 1] != 1)
       continue;
-    if (addresses[op] % kWideVectorBytes != 0 ||
-        (layout.sizes[rank - 1] * elementBytes[op]) % kWideVectorBytes != 0)
+    if (addresses[op] % kWideVectorBytes != 0)
       return true;
     for (size_t dim = 0; dim + 1 < rank; ++dim)
       if ((strides[dim] * elementBytes[op]) % kWideVectorBytes != 0)
