@@ -24,6 +24,14 @@ namespace pointwise {
 #define GEN_PASS_REGISTRATION
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
 
+/// The `runtime-verification` option of both pipelines.
+inline constexpr const char *kRuntimeVerificationDescription =
+    "First run upstream's generate-runtime-verification: cf.asserts on the "
+    "host of what the verifier cannot decide for dynamic sizes and strides "
+    "(a map's shapes broadcast, its outputs have no stride-0 dim of size > 1; "
+    "other ops' bounds); kernel families, whose run-time dispatch checks "
+    "layouts, turn it off";
+
 /// Options of `pw-cpu-pipeline`.
 struct CpuPipelineOptions
     : public mlir::PassPipelineOptions<CpuPipelineOptions> {
@@ -56,13 +64,7 @@ struct CpuPipelineOptions
       llvm::cl::init(64)};
   Option<bool> runtimeVerification{
       *this, "runtime-verification",
-      llvm::cl::desc("First run upstream's generate-runtime-verification: "
-                     "cf.asserts on the host of what the verifier cannot "
-                     "decide for dynamic sizes and strides (a map's shapes "
-                     "broadcast, its outputs have no stride-0 dim of size "
-                     "> 1; other ops' bounds); kernel families, whose "
-                     "run-time dispatch checks layouts, turn it off"),
-      llvm::cl::init(true)};
+      llvm::cl::desc(kRuntimeVerificationDescription), llvm::cl::init(true)};
 };
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`
@@ -154,13 +156,7 @@ struct GpuPipelineOptions
       llvm::cl::init(false)};
   Option<bool> runtimeVerification{
       *this, "runtime-verification",
-      llvm::cl::desc("First run upstream's generate-runtime-verification: "
-                     "cf.asserts on the host of what the verifier cannot "
-                     "decide for dynamic sizes and strides (a map's shapes "
-                     "broadcast, its outputs have no stride-0 dim of size "
-                     "> 1; other ops' bounds); kernel families, whose "
-                     "run-time dispatch checks layouts, turn it off"),
-      llvm::cl::init(true)};
+      llvm::cl::desc(kRuntimeVerificationDescription), llvm::cl::init(true)};
 };
 
 /// What is wrong with `options` (an unsupported chip or format, a cuda-path
