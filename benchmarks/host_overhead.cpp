@@ -19,6 +19,8 @@
 //           args) as the Python bindings call it, not the C entry point;
 //   burst-*: the best of 20 bursts of 256 launches, host only, for the
 //           family and for the driver's own launch of an empty kernel;
+//   burst-length-*-N: the median of 200 bursts of N launches (1 to 256),
+//           each after a synchronize, host only;
 //   launch-driver-*: the driver's launches in launch's mode (N calls,
 //           synchronized at the end): the floor under launch's figure.
 //
@@ -204,6 +206,30 @@ int main(int argc, char **argv) {
     if (int32_t s = add_f32(&dx, &dy, &dout))
       check(static_cast<pwStatus>(s), "add_f32");
   });
+  // Shorter bursts, each after a synchronize: whether the per-call cost of
+  // a burst of 256 is the host's alone or grows with the launches queued.
+  // The median over 200 bursts (the best of few is biased low).
+  auto burstLength = [&](const char *what, int length, auto &&launch) {
+    std::vector<double> perCall;
+    for (int round = 0; round < 200; ++round) {
+      check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+      double start = now();
+      for (int i = 0; i < length; ++i)
+        launch();
+      perCall.push_back((now() - start) / length * 1e6);
+    }
+    check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+    std::sort(perCall.begin(), perCall.end());
+    std::printf("%s-%d: %.3f us/call (median of 200 bursts of %d, host only;"
+                " best %.3f)\n",
+                what, length, perCall[perCall.size() / 2], length,
+                perCall.front());
+  };
+  for (int length : {1, 8, 32, 256})
+    burstLength("burst-length-family", length, [&] {
+      if (int32_t s = add_f32(&dx, &dy, &dout))
+        check(static_cast<pwStatus>(s), "add_f32");
+    });
   // The driver's own cost: an empty kernel through pwLaunchKernel.
   static const char kEmptyPtx[] = ".version 8.0\n.target sm_90\n"
                                   ".address_size 64\n"
@@ -216,6 +242,12 @@ int main(int argc, char **argv) {
     check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
           "pwLaunchKernel");
   });
+  for (int length : {1, 8, 32, 256})
+    burstLength("burst-length-driver-empty-kernel", length, [&] {
+      check(
+          pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
+          "pwLaunchKernel");
+    });
   sustained("launch-driver-empty-kernel", [&] {
     check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
           "pwLaunchKernel");

@@ -509,3 +509,169 @@ POLICY_KERNELS(0, 2)
 POLICY_KERNELS(1, 2)
 POLICY_KERNELS(2, 2)
 POLICY_KERNELS(1, 1)
+
+// Grid shapes and L2 prefetch sizes for launches of a few waves (rank5's
+// 2 x 64 MiB): does a persistent grid or a larger L2 fetch beat the one-tile-
+// per-block grid that pw-tile emits, under do_bench's flush?
+//
+// A tile is THREADS x STEPS 16-byte vectors; `n` floats, a multiple of the
+// tile. ORDER 0: one tile per block (grid = tiles); 1: persistent, block b
+// takes tiles b, b + grid, ... (grid stride); 2: persistent, block b takes a
+// contiguous run of tiles. PREFETCH 0: plain loads; 1: `.L2::128B`;
+// 2: `.L2::256B` (the L2 fetches that many bytes around a miss).
+template <int PREFETCH> __device__ float4 loadPrefetching(const float *p) {
+  float4 v;
+  if (PREFETCH == 0)
+    return *reinterpret_cast<const float4 *>(p);
+  if (PREFETCH == 1)
+    asm volatile("ld.global.L2::128B.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
+  else
+    asm volatile("ld.global.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
+  return v;
+}
+
+template <int THREADS, int STEPS, int PREFETCH>
+__device__ void copyTile(const float *__restrict__ x, float *__restrict__ out,
+                         int64_t tile) {
+  int64_t first = tile * THREADS * STEPS * 4;
+  float4 v[STEPS];
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k)
+    v[k] = loadPrefetching<PREFETCH>(
+        x + first + (int64_t(k) * THREADS + threadIdx.x) * 4);
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k)
+    *reinterpret_cast<float4 *>(out + first +
+                                (int64_t(k) * THREADS + threadIdx.x) * 4) =
+        v[k];
+}
+
+template <int THREADS, int STEPS, int ORDER, int PREFETCH>
+__device__ void gridCopy(const float *__restrict__ x, float *__restrict__ out,
+                         int64_t n) {
+  int64_t tiles = n / (THREADS * STEPS * 4);
+  if (ORDER == 0) {
+    copyTile<THREADS, STEPS, PREFETCH>(x, out, blockIdx.x);
+  } else if (ORDER == 1) {
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x)
+      copyTile<THREADS, STEPS, PREFETCH>(x, out, t);
+  } else {
+    int64_t begin = tiles * blockIdx.x / gridDim.x;
+    int64_t end = tiles * (blockIdx.x + 1) / gridDim.x;
+    for (int64_t t = begin; t < end; ++t)
+      copyTile<THREADS, STEPS, PREFETCH>(x, out, t);
+  }
+}
+
+#define GRID_COPY(THREADS, STEPS, ORDER, PREFETCH)                             \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      gcopy_t##THREADS##_s##STEPS##_o##ORDER##_p##PREFETCH(                    \
+          const float *x, float *out, int64_t n) {                             \
+    gridCopy<THREADS, STEPS, ORDER, PREFETCH>(x, out, n);                      \
+  }
+
+GRID_COPY(128, 2, 0, 0)
+GRID_COPY(256, 4, 0, 0)
+GRID_COPY(512, 4, 0, 0)
+GRID_COPY(512, 2, 0, 0)
+GRID_COPY(1024, 4, 0, 0)
+GRID_COPY(256, 8, 0, 0)
+GRID_COPY(512, 4, 1, 0)
+GRID_COPY(512, 4, 2, 0)
+GRID_COPY(256, 4, 1, 0)
+GRID_COPY(1024, 2, 1, 0)
+GRID_COPY(512, 4, 0, 1)
+GRID_COPY(512, 4, 0, 2)
+GRID_COPY(128, 2, 0, 2)
+GRID_COPY(512, 4, 1, 2)
+
+// An empty kernel: what do_bench measures for a launch that moves nothing.
+extern "C" __global__ void empty_kernel() {}
+
+// rank5_sliced's rows read as 16-byte vectors at 16-byte boundaries: a
+// thread's 4 output floats start `m` floats past a boundary (row pitch 65);
+// it loads the vector at the boundary and, when m > 0, the next one (mostly
+// the neighbouring lane's first: an L1 hit) and selects. ORDER as above.
+template <int THREADS, int STEPS>
+__device__ void alignedRowsTile(const float *__restrict__ x,
+                                float *__restrict__ out, int rowsPerSlab,
+                                int64_t slabStride, int64_t tile) {
+  int64_t first = tile * THREADS * STEPS * 4;
+  float r[STEPS][4];
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
+    int64_t row = i / 64;
+    const float *src = x + (row / rowsPerSlab) * slabStride +
+                       (row % rowsPerSlab) * 65 + i % 64;
+    int m = (reinterpret_cast<uintptr_t>(src) >> 2) & 3;
+    const float4 *base = reinterpret_cast<const float4 *>(src - m);
+    float4 a = base[0];
+    float4 b = m ? base[1] : a;
+    float w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      r[k][j] = m == 0   ? w[j]
+                : m == 1 ? w[j + 1]
+                : m == 2 ? w[j + 2]
+                         : w[j + 3];
+  }
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
+    *reinterpret_cast<float4 *>(out + i) =
+        make_float4(r[k][0] * 3.0f + 1.0f, r[k][1] * 3.0f + 1.0f,
+                    r[k][2] * 3.0f + 1.0f, r[k][3] * 3.0f + 1.0f);
+  }
+}
+
+// The same tile with the row kernels' scalar loads (as pw-tile's wide
+// variant moves a misaligned operand), for the grid comparison.
+template <int THREADS, int STEPS>
+__device__ void scalarRowsTile(const float *__restrict__ x,
+                               float *__restrict__ out, int rowsPerSlab,
+                               int64_t slabStride, int64_t tile) {
+  int64_t first = tile * THREADS * STEPS * 4;
+  float v[STEPS][4];
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
+    int64_t row = i / 64;
+    const float *src = x + (row / rowsPerSlab) * slabStride +
+                       (row % rowsPerSlab) * 65 + i % 64;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      v[k][j] = src[j];
+  }
+#pragma unroll
+  for (int k = 0; k < STEPS; ++k) {
+    int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
+    *reinterpret_cast<float4 *>(out + i) =
+        make_float4(v[k][0] * 3.0f + 1.0f, v[k][1] * 3.0f + 1.0f,
+                    v[k][2] * 3.0f + 1.0f, v[k][3] * 3.0f + 1.0f);
+  }
+}
+
+#define GRID_ROWS(KIND, TILE, THREADS, STEPS, ORDER)                           \
+  extern "C" __global__ void __launch_bounds__(THREADS)                        \
+      KIND##_t##THREADS##_s##STEPS##_o##ORDER(                                 \
+          const float *x, float *out, int rowsPerSlab, int64_t slabStride,     \
+          int64_t n) {                                                         \
+    int64_t tiles = n / (THREADS * STEPS * 4);                                 \
+    if (ORDER == 0) {                                                          \
+      TILE<THREADS, STEPS>(x, out, rowsPerSlab, slabStride, blockIdx.x);       \
+    } else {                                                                   \
+      for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x)                  \
+        TILE<THREADS, STEPS>(x, out, rowsPerSlab, slabStride, t);              \
+    }                                                                          \
+  }
+
+GRID_ROWS(srows, scalarRowsTile, 512, 4, 0)
+GRID_ROWS(srows, scalarRowsTile, 512, 4, 1)
+GRID_ROWS(arows, alignedRowsTile, 512, 4, 0)
+GRID_ROWS(arows, alignedRowsTile, 512, 4, 1)
+GRID_ROWS(arows, alignedRowsTile, 128, 2, 0)

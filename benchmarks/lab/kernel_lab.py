@@ -291,6 +291,120 @@ def policies(lab, ceiling, rounds):
             flush=True)
 
 
+GRID_COPIES = [  # (threads, 16-byte steps, order, prefetch); order 1, 2:
+    (128, 2, 0, 0), (256, 4, 0, 0), (512, 4, 0, 0),  # persistent grids
+    (512, 2, 0, 0), (1024, 4, 0, 0), (256, 8, 0, 0), (512, 4, 1, 0),
+    (512, 4, 2, 0), (256, 4, 1, 0), (1024, 2, 1, 0), (512, 4, 0, 1),
+    (512, 4, 0, 2), (128, 2, 0, 2), (512, 4, 1, 2)]
+
+
+def grids(lab, ceiling, rounds):
+    """Launches of a few waves: dense copies of rank5_sliced's 2 x 64 MiB
+    with one tile per block against persistent grids (SMs x resident
+    blocks, grid-stride or contiguous runs of tiles) and `.L2::128B` /
+    `.L2::256B` prefetch sizes; rank5_sliced itself with scalar or aligned
+    16-byte loads of its misaligned rows, one tile per block or persistent;
+    and the best of them at other sizes beside an empty kernel, for the
+    fixed cost of one timed launch under do_bench."""
+    sms = lab.device_attribute(16)  # CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+
+    def copy_launcher(threads, steps, order, prefetch, x, out):
+        name = "gcopy_t%d_s%d_o%d_p%d" % (threads, steps, order, prefetch)
+        tiles = x.numel() // (threads * steps * 4)
+        assert tiles * threads * steps * 4 == x.numel()
+        grid = tiles if order == 0 else min(
+            tiles, sms * lab.occupancy(name, threads, 0))
+        return name, lab.launcher(name, (grid, 1), threads,
+                                  [ptr(x), ptr(out), ctypes.c_int64(x.numel())])
+
+    def timed(title, rows_, bytes_):
+        samples = {label: [] for label, _ in rows_}
+        for _ in range(rounds):
+            for label, fn in rows_:
+                samples[label].append(gb.bench(fn))
+        print("%s: %s" % (title, ", ".join(
+            "%s %.1f" % (label, 100 * bytes_ / (statistics.median(ms) * 1e-3)
+                         / 1e9 / ceiling) for label, ms in samples.items())),
+            flush=True)
+        print_paired(title, samples, bytes_, ceiling)
+        return samples
+
+    # Dense copies of rank5's bytes.
+    case = gb.W["rank5_sliced_scalar_f32"]()
+    (x,) = case.args
+    dense = gb.rnd(x.numel())
+    target = torch.empty_like(dense)
+    copies = [("torch copy_", lambda: target.copy_(dense))]
+    for config in GRID_COPIES:
+        copies.append(copy_launcher(*config, dense, target))
+    for label, fn in copies[1:]:
+        target.zero_()
+        fn()
+        torch.cuda.synchronize()
+        if not torch.equal(target, dense):
+            sys.exit("kernel_lab: %s is not a copy" % label)
+    timed("dense copy of rank5's bytes", copies, dense.numel() * 8)
+
+    # rank5_sliced.
+    expected = case.eager(x)
+    out = torch.empty_like(expected)
+    compiled = torch.compile(case.eager, dynamic=False)
+    compiled(x)
+    slab = x.stride(1)
+    rows_ = [("ours", lambda: case.ours(x, out)),
+             ("inductor", lambda: compiled(x)),
+             ("rows_l0_s0", lab.launcher("rows_l0_s0", (x.numel() // 1024, 1),
+                                         128, [ptr(x), ptr(out),
+                                               ctypes.c_int(2048),
+                                               ctypes.c_int64(slab)]))]
+    for kind, threads, steps, order in (("srows", 512, 4, 0),
+                                        ("srows", 512, 4, 1),
+                                        ("arows", 512, 4, 0),
+                                        ("arows", 512, 4, 1),
+                                        ("arows", 128, 2, 0)):
+        name = "%s_t%d_s%d_o%d" % (kind, threads, steps, order)
+        tiles = x.numel() // (threads * steps * 4)
+        grid = tiles if order == 0 else sms * lab.occupancy(name, threads, 0)
+        rows_.append((name, lab.launcher(
+            name, (grid, 1), threads,
+            [ptr(x), ptr(out), ctypes.c_int(2048), ctypes.c_int64(slab),
+             ctypes.c_int64(x.numel())])))
+    for label, fn in rows_[2:]:
+        out.zero_()
+        fn()
+        torch.cuda.synchronize()
+        if not torch.allclose(out, expected, rtol=1e-5, atol=1e-6):
+            sys.exit("kernel_lab: %s differs from eager" % label)
+    timed("rank5_sliced_scalar_f32", rows_, case.bytes)
+    del case, x, out, compiled, rows_, dense, target, copies
+    torch.cuda.empty_cache()
+
+    # Sizes: time per launch against bytes moved, and an empty kernel.
+    empty = lab.launcher("empty_kernel", (1, 1), 32, [])
+    samples = [gb.bench(empty) for _ in range(rounds)]
+    print("empty kernel under do_bench: %.2f us (rounds %s)" % (
+        1e3 * statistics.median(samples),
+        " ".join("%.2f" % (1e3 * s) for s in samples)), flush=True)
+    for mib in (16, 32, 64, 128, 256, 512):
+        source = gb.rnd(mib << 18)
+        target = torch.empty_like(source)
+        rows_ = [("torch copy_", lambda: target.copy_(source)),
+                 copy_launcher(512, 4, 0, 0, source, target),
+                 copy_launcher(512, 4, 1, 0, source, target)]
+        samples = {label: [] for label, _ in rows_}
+        for _ in range(rounds):
+            for label, fn in rows_:
+                samples[label].append(gb.bench(fn))
+        print("copy of 2 x %d MiB: %s" % (mib, ", ".join(
+            "%s %.2f us (%.1f %%)" % (
+                label, 1e3 * statistics.median(ms),
+                100 * source.numel() * 8 / (statistics.median(ms) * 1e-3)
+                / 1e9 / ceiling) for label, ms in samples.items())),
+            flush=True)
+        del source, target, rows_
+        torch.cuda.empty_cache()
+
+
 def relaunch_triton(lab, name, ceiling, rounds):
     """Inductor's kernel for 1-D workload `name` (inputs, then the output,
     then the element count), launched by Inductor and by a plain
@@ -406,6 +520,11 @@ def main():
                         help="time rank5_sliced and a dense copy of its "
                         "bytes with L2 eviction priorities on loads and "
                         "stores instead")
+    parser.add_argument("--grids", action="store_true",
+                        help="time dense copies of rank5_sliced's bytes and "
+                        "rank5_sliced itself with persistent grids and L2 "
+                        "prefetch sizes, and copies of other sizes beside "
+                        "an empty kernel, instead")
     options = parser.parse_args()
     gb.use_library(options.lib)
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
@@ -430,6 +549,9 @@ def main():
         return
     if options.policies:
         policies(lab, ceiling, options.rounds)
+        return
+    if options.grids:
+        grids(lab, ceiling, options.rounds)
         return
     if options.placement:
         for name in options.placement.split(","):
