@@ -18,6 +18,12 @@ Beside them, in the same rounds, a dense copy of the workload's byte count
 that size under do_bench. The copy bandwidth above comes from 2 GiB moved;
 at 128 MiB (rank5_sliced) the write-back of the L2 lines that do_bench's
 flush leaves dirty costs a copy about 10 points (benchmarks/NOTES.md).
+And the fixed cost of one timed launch: a kernel that does nothing
+(``torch.cuda._sleep(0)``) under the same do_bench. A kernel streaming a
+workload's bytes at the copy bandwidth after that fixed cost would reach
+bytes / copy bandwidth / (bytes / copy bandwidth + that time): the column
+"copy rate + empty launch" (kernels that stream faster than the 2 GiB copy,
+as the adds of three operands do, go above it).
 
 Then host time per call of a 1024-element f32 add from Python (peers.py's
 small_latency: calls synchronized at the end), for ours and eager in 5
@@ -457,9 +463,15 @@ def main():
           % ("yes" if RESET_PERSISTING_L2 else "no"))
     ceiling = copy_bw()
     print("copy bandwidth: %.0f GB/s" % ceiling, flush=True)
+    # What do_bench measures for a launch that moves nothing.
+    launch_floor_ms = statistics.median(
+        bench(lambda: torch.cuda._sleep(0)) for _ in range(3))
+    print("one timed launch of an empty kernel: %.2f us"
+          % (launch_floor_ms * 1e3), flush=True)
     res = {"date": now, "device": props.name, "sms": props.multi_processor_count,
            "torch": torch.__version__, "triton": triton.__version__,
            "copy_GBps": ceiling, "library": str(lib_path),
+           "empty_launch_us": launch_floor_ms * 1e3,
            "reset_persisting_l2": RESET_PERSISTING_L2,
            "rounds": options.rounds, "rows": []}
 
@@ -467,6 +479,9 @@ def main():
     for name in names:
         case = W[name]()
         row = {"name": name, "bytes": case.bytes, "family": FAMILY_OF[name]}
+        streaming_s = case.bytes / (ceiling * 1e9)
+        row["copy_rate_plus_launch_pct"] = 100 * streaming_s / (
+            streaming_s + launch_floor_ms * 1e-3)
         args, eager = case.args, case.eager
         # Every implementation is timed once per round, in an order that
         # rotates between rounds; its figure is the median over rounds.
@@ -520,6 +535,8 @@ def main():
             "%s=%8.1fus (%5.1f%%)" % (k, row[k + "_ms"] * 1e3, row[k + "_pct"])
             for k in ("ours",) + PEERS if k + "_ms" in row)
             + ("  same-bytes copy=%.1f%%" % row["copy_pct"])
+            + ("  copy rate + empty launch=%.1f%%"
+               % row["copy_rate_plus_launch_pct"])
             + ("  ratio=%.3f (rounds %.3f-%.3f)" % (
                 row["ratio"], min(row["ratio_rounds"]),
                 max(row["ratio_rounds"])) if "ratio" in row else "")
@@ -578,12 +595,14 @@ def main():
           "interleaved rounds; ratio = best peer time / our time (> 1: ours "
           "is faster), and its range over the rounds; copy = a dense copy "
           "of the workload's byte count, timed in the same rounds, and ours "
-          "as a percentage of it." % options.rounds)
+          "as a percentage of it; copy rate + empty launch = the bytes at "
+          "the copy bandwidth after one timed launch of an empty kernel "
+          "(%.2f us)." % (options.rounds, launch_floor_ms * 1e3))
     print()
     print("| workload | ours % | eager % | inductor % | inductor-dyn % | "
           "ratio ours/best peer | per round | copy of the bytes % | "
-          "ours / copy % | max err | variant |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "ours / copy % | copy rate + empty launch % | max err | variant |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in res["rows"]:
         v = row.get("variant")
         vtext = ("r%d i%d %s" % (v["rank"], v["index_bitwidth"], v["strategy"])
@@ -594,11 +613,12 @@ def main():
         rounds = row.get("ratio_rounds")
         spread = ("%.3f-%.3f" % (min(rounds), max(rounds)) if rounds
                   else "—")
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             row["name"], fmt(row.get("ours_pct")), fmt(row.get("eager_pct")),
             fmt(row.get("inductor_pct")), fmt(row.get("inductordyn_pct")),
             fmt(row.get("ratio"), "%.3f"), spread, fmt(row.get("copy_pct")),
-            fmt(row.get("ours_of_copy_pct")), err, vtext))
+            fmt(row.get("ours_of_copy_pct")),
+            fmt(row.get("copy_rate_plus_launch_pct")), err, vtext))
     print()
     print("Host time per call, 1024-element f32 add from Python (medians of "
           "5 interleaved rounds of 4000 calls, synchronized at the end of "
