@@ -37,8 +37,10 @@ namespace pointwise::run {
 /// the function computes (a subview, a reinterpret_cast, an allocation) is
 /// unknown before the call. A map none of whose outputs is an argument has no
 /// known iteration shape and is not checked here; the pipelines' run-time
-/// checks (pointwise.map's RuntimeVerifiableOpInterface) check the shapes
-/// of such maps when the run reaches them.
+/// checks check such maps when the run reaches them: their shapes
+/// (pointwise.map's RuntimeVerifiableOpInterface) and their operands'
+/// overlaps (pw-runtime-overlap-checks, through the runtime's
+/// pwCheckMapOverlap and the same layout library).
 llvm::Error checkArgumentLayouts(mlir::func::FuncOp entry,
                                  const std::vector<HostArgument> &arguments);
 

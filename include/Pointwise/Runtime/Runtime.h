@@ -249,6 +249,25 @@ PW_RUNTIME_API pwStatus pwPlanOutputLayout(
     const int64_t *strides, int32_t capacity, int32_t *rank, int64_t *shape,
     int64_t *outputStrides);
 
+/* The output overlap checks of one pointwise.map whose operands a compiled
+ * program computed (subviews, casts), as the pass pw-runtime-overlap-checks
+ * emits them before the map: the layout library's checkOutputOverlap, the
+ * same rule pwFamilyLaunch applies (docs/Layout.md). The arguments are the
+ * descriptor of a memref<?xi64>, as compiled code passes one: its
+ * `size` words from aligned + offset, `stride` apart, are
+ *
+ *   numOutputs, numOperands, then for each operand (outputs first, then the
+ *   memref inputs): the address of its aligned base, its element size in
+ *   bytes, its rank r, its offset (elements), r sizes, r strides.
+ *
+ * Returns 1 when the operands may run as one parallel launch. Otherwise
+ * returns 0, records PW_ERROR_LAYOUT with the library's message (which
+ * operands, how), and prints that message to stderr, since the program
+ * then stops at a cf.assert whose message is static. */
+PW_RUNTIME_API int32_t pwCheckMapOverlap(int64_t *allocated, int64_t *aligned,
+                                         int64_t offset, int64_t size,
+                                         int64_t stride);
+
 /* What the last pwFamilyLaunch on this thread chose (for tests and tools):
  * the variant's index in family->variants, -1 if nothing was launched. */
 PW_RUNTIME_API int pwGetLastVariant(void);

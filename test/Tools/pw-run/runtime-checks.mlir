@@ -3,7 +3,9 @@
 // checks (generate-runtime-verification, pointwise.map's
 // RuntimeVerifiableOpInterface) stop the run before the map, with the
 // broken rule and exit status 1, where the map would read or write outside
-// its views.
+// its views. The operands' overlap is checked by the layout library through
+// the runtime's pwCheckMapOverlap (pw-runtime-overlap-checks), whose
+// message says which operands.
 
 // A computed view that does not broadcast to the output.
 // RUN: not pw-run %s --entry prefix --arg 8 --arg =3 --arg 8 2>&1 | FileCheck %s --check-prefix=BROADCAST
@@ -46,6 +48,38 @@
 // SUBVIEW: memref.subview
 // SUBVIEW: pw-run: 'prefix': a run-time check failed
 
+// A computed output that partially overlaps a computed input (a[1:] =
+// a[:-1]: the threads would race with each other's reads).
+// RUN: not pw-run %s --entry shift --arg 8 2>&1 | FileCheck %s --check-prefix=SHIFT
+// SHIFT: pointwise.map: output operand #0 partially overlaps input operand #1; only exact aliasing (same address, element size, sizes and strides) is allowed
+// SHIFT-NEXT: ERROR: Runtime op verification failed
+// SHIFT-NEXT: pointwise.map: an output overlaps itself or another output, or partially overlaps an input (operands numbered outputs first, then memref inputs; the line above says which)
+// SHIFT-NEXT: Location: loc({{.*}}runtime-checks.mlir":[[# @LINE + 70]]:3)
+// SHIFT: pw-run: 'shift': a run-time check failed
+// The same view read and written (in place), and views that do not overlap,
+// run; so does a shift by a dynamic 0 (exact aliasing).
+// RUN: pw-run %s --entry in_place --arg 8 --fill=iota --print | FileCheck %s --check-prefix=INPLACE
+// INPLACE: [0, 1, 2, 3, 8, 10, 12, 14]
+// RUN: pw-run %s --entry halves --arg 8 --fill=iota --print | FileCheck %s --check-prefix=HALVES
+// HALVES: [0, 1, 2, 3, 0, 1, 2, 3]
+// RUN: pw-run %s --entry shift_by --arg 8 --arg =0 --fill=iota --print | FileCheck %s --check-prefix=SHIFT0
+// SHIFT0: [0, 1, 2, 3, 4, 5, 6, 7]
+// RUN: not pw-run %s --entry shift_by --arg 8 --arg =2 2>&1 | FileCheck %s --check-prefix=SHIFT2
+// SHIFT2: output operand #0 partially overlaps input operand #1
+// Views that interleave without sharing an element (a[1::2] = a[::2]) are
+// reported, as the layout library decides on address ranges.
+// RUN: not pw-run %s --entry interleaved --arg 8 2>&1 | FileCheck %s --check-prefix=INTERLEAVED
+// INTERLEAVED: output operand #0 partially overlaps input operand #1
+// Two outputs that overlap.
+// RUN: not pw-run %s --entry overlapping_outputs --arg 8 --arg 4 2>&1 | FileCheck %s --check-prefix=OUTPUTS2
+// OUTPUTS2: pointwise.map: output operands #0 and #1 overlap in memory
+// An output whose nonzero strides make elements coincide (3x3, strides 1x1).
+// RUN: not pw-run %s --entry diagonal_strides --arg 9 --arg =1 --arg 3x3 2>&1 | FileCheck %s --check-prefix=SELF
+// SELF: pointwise.map: output operand #0 overlaps itself
+// RUN: pw-run %s --entry diagonal_strides --arg 9 --arg =3 --arg 3x3 --fill=iota --print | FileCheck %s --check-prefix=SELF3
+// SELF3: argument #0 (9@1+0 xf32):
+// SELF3-NEXT: [0, 1, 2, 3, 4, 5, 6, 7, 8]
+
 func.func @prefix(%a: memref<?xf32>, %n: index, %o: memref<?xf32>) {
   %v = memref.subview %a[0][%n][1] : memref<?xf32> to memref<?xf32, strided<[1]>>
   // BROADCAST-NEXT: Location: loc({{.*}}runtime-checks.mlir":[[# @LINE + 2]]:3)
@@ -81,6 +115,75 @@ func.func @repeat_rows(%o: memref<?x?xf32>, %a: memref<?xf32>, %rows: index, %co
   %w = memref.reinterpret_cast %o to offset: [0], sizes: [%rows, %columns], strides: [%stride, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
   %c = memref.cast %w : memref<?x?xf32, strided<[?, 1]>> to memref<?x?xf32>
   pointwise.map ins(%a : memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+func.func @shift(%a: memref<8xf32>) {
+  %in = memref.subview %a[0][7][1] : memref<8xf32> to memref<7xf32, strided<[1]>>
+  %out = memref.subview %a[1][7][1] : memref<8xf32> to memref<7xf32, strided<[1], offset: 1>>
+  pointwise.map ins(%in : memref<7xf32, strided<[1]>>) outs(%out : memref<7xf32, strided<[1], offset: 1>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+func.func @in_place(%a: memref<8xf32>) {
+  %v = memref.subview %a[4][4][1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  pointwise.map ins(%v : memref<4xf32, strided<[1], offset: 4>>) outs(%v : memref<4xf32, strided<[1], offset: 4>>) {
+  ^bb0(%x: f32):
+    %0 = arith.addf %x, %x : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+func.func @halves(%a: memref<8xf32>) {
+  %in = memref.subview %a[0][4][1] : memref<8xf32> to memref<4xf32, strided<[1]>>
+  %out = memref.subview %a[4][4][1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 4>>
+  pointwise.map ins(%in : memref<4xf32, strided<[1]>>) outs(%out : memref<4xf32, strided<[1], offset: 4>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+func.func @shift_by(%a: memref<8xf32>, %by: index) {
+  %in = memref.subview %a[0][6][1] : memref<8xf32> to memref<6xf32, strided<[1]>>
+  %out = memref.subview %a[%by][6][1] : memref<8xf32> to memref<6xf32, strided<[1], offset: ?>>
+  pointwise.map ins(%in : memref<6xf32, strided<[1]>>) outs(%out : memref<6xf32, strided<[1], offset: ?>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+func.func @interleaved(%a: memref<8xf32>) {
+  %in = memref.subview %a[0][4][2] : memref<8xf32> to memref<4xf32, strided<[2]>>
+  %out = memref.subview %a[1][4][2] : memref<8xf32> to memref<4xf32, strided<[2], offset: 1>>
+  pointwise.map ins(%in : memref<4xf32, strided<[2]>>) outs(%out : memref<4xf32, strided<[2], offset: 1>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+func.func @overlapping_outputs(%a: memref<8xf32>, %b: memref<4xf32>) {
+  %o = memref.subview %a[0][4][1] : memref<8xf32> to memref<4xf32, strided<[1]>>
+  %p = memref.subview %a[2][4][1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 2>>
+  pointwise.map ins(%b : memref<4xf32>) outs(%o, %p : memref<4xf32, strided<[1]>>, memref<4xf32, strided<[1], offset: 2>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x, %x : f32, f32
+  }
+  return
+}
+
+func.func @diagonal_strides(%o: memref<9xf32>, %rowStride: index, %a: memref<3x3xf32>) {
+  %w = memref.reinterpret_cast %o to offset: [0], sizes: [3, 3], strides: [%rowStride, 1] : memref<9xf32> to memref<3x3xf32, strided<[?, 1]>>
+  pointwise.map ins(%a : memref<3x3xf32>) outs(%w : memref<3x3xf32, strided<[?, 1]>>) {
   ^bb0(%x: f32):
     pointwise.yield %x : f32
   }

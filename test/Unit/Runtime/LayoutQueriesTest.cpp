@@ -1,4 +1,4 @@
-//===- LayoutQueriesTest.cpp - pwPlanOutputLayout -------------------------===//
+//===- LayoutQueriesTest.cpp - pwPlanOutputLayout, pwCheckMapOverlap -----===//
 //
 // Part of the pointwise project.
 //
@@ -93,6 +93,128 @@ TEST(PlanOutputLayout, BadArguments) {
             PW_ERROR_INVALID_VALUE);
   EXPECT_NE(std::string(pwGetLastErrorMessage()).find("capacity"),
             std::string::npos);
+}
+
+/// One operand of a pwCheckMapOverlap packet.
+struct PacketOperand {
+  int64_t address, elementBytes, offset;
+  std::vector<int64_t> sizes, strides;
+};
+
+/// The packet of a map with `numOutputs` outputs among `operands`.
+std::vector<int64_t> packet(int64_t numOutputs,
+                            const std::vector<PacketOperand> &operands) {
+  std::vector<int64_t> words = {numOutputs,
+                                static_cast<int64_t>(operands.size())};
+  for (const PacketOperand &o : operands) {
+    words.insert(words.end(), {o.address, o.elementBytes,
+                               static_cast<int64_t>(o.sizes.size()), o.offset});
+    words.insert(words.end(), o.sizes.begin(), o.sizes.end());
+    words.insert(words.end(), o.strides.begin(), o.strides.end());
+  }
+  return words;
+}
+
+/// pwCheckMapOverlap on `words` passed as a memref<?xi64> descriptor whose
+/// elements are `stride` apart, starting `offset` words into a buffer.
+int32_t check(const std::vector<int64_t> &words, int64_t stride = 1,
+              int64_t offset = 0) {
+  // Never empty: an empty packet still has an address.
+  std::vector<int64_t> buffer(offset + words.size() * stride + 1, -7);
+  for (size_t i = 0; i < words.size(); ++i)
+    buffer[offset + i * stride] = words[i];
+  return pwCheckMapOverlap(buffer.data(), buffer.data(), offset,
+                           static_cast<int64_t>(words.size()), stride);
+}
+
+TEST(CheckMapOverlap, DisjointViewsAndInPlacePass) {
+  // out = a[4:8], in = a[0:4] of one float buffer at 0x1000.
+  EXPECT_EQ(
+      check(packet(1, {{0x1000, 4, 4, {4}, {1}}, {0x1000, 4, 0, {4}, {1}}})),
+      1);
+  // The same view read and written.
+  EXPECT_EQ(
+      check(packet(1, {{0x1000, 4, 4, {4}, {1}}, {0x1000, 4, 4, {4}, {1}}})),
+      1);
+  // A broadcast input (stride 0) in another buffer; rank 0 outputs.
+  EXPECT_EQ(check(packet(
+                1, {{0x1000, 4, 0, {2, 3}, {3, 1}}, {0x9000, 4, 0, {3}, {0}}})),
+            1);
+  EXPECT_EQ(check(packet(2, {{0x1000, 8, 0, {}, {}}, {0x1008, 8, 0, {}, {}}})),
+            1);
+}
+
+TEST(CheckMapOverlap, ElementsOfStridedDescriptors) {
+  // The packet's words 3 apart, 5 words into the buffer.
+  EXPECT_EQ(
+      check(packet(1, {{0x1000, 4, 4, {4}, {1}}, {0x1000, 4, 0, {4}, {1}}}), 3,
+            5),
+      1);
+  EXPECT_EQ(
+      check(packet(1, {{0x1000, 4, 1, {7}, {1}}, {0x1000, 4, 0, {7}, {1}}}), 3,
+            5),
+      0);
+}
+
+TEST(CheckMapOverlap, OverlapsAreReportedWithTheOperands) {
+  // out = a[1:8], in = a[0:7].
+  EXPECT_EQ(
+      check(packet(1, {{0x1000, 4, 1, {7}, {1}}, {0x1000, 4, 0, {7}, {1}}})),
+      0);
+  std::string message = pwGetLastErrorMessage();
+  EXPECT_NE(message.find("output operand #0 partially overlaps input "
+                         "operand #1"),
+            std::string::npos)
+      << message;
+  // Two outputs sharing elements.
+  EXPECT_EQ(
+      check(packet(2, {{0x1000, 4, 0, {4}, {1}}, {0x1000, 4, 2, {4}, {1}}})),
+      0);
+  message = pwGetLastErrorMessage();
+  EXPECT_NE(message.find("output operands #0 and #1 overlap"),
+            std::string::npos)
+      << message;
+  // Sizes 3x3 with strides 1x1.
+  EXPECT_EQ(check(packet(1, {{0x1000, 4, 0, {3, 3}, {1, 1}}})), 0);
+  message = pwGetLastErrorMessage();
+  EXPECT_NE(message.find("output operand #0 overlaps itself"),
+            std::string::npos)
+      << message;
+  // The same view with a row stride of 3 does not.
+  EXPECT_EQ(check(packet(1, {{0x1000, 4, 0, {3, 3}, {3, 1}}})), 1);
+}
+
+TEST(CheckMapOverlap, MalformedPacketsAreErrors) {
+  std::vector<int64_t> good =
+      packet(1, {{0x1000, 4, 0, {4}, {1}}, {0x2000, 4, 0, {4}, {1}}});
+  std::vector<std::vector<int64_t>> bad = {
+      {},                               // no counts
+      {1},                              // one count
+      {2, 1, 0x1000, 4, 0, 0},          // 2 outputs of 1
+      {1, -1},                          // negative count
+      {1, 1, 0x1000, 0, 0, 0},          // 0-byte elements
+      {1, 1, 0x1000, 4, -1, 0},         // negative rank
+      {1, 1, 0x1000, 4, 2, 0, 3, 3, 1}, // a stride missing
+      std::vector<int64_t>(good.begin(), good.end() - 1)};
+  for (const std::vector<int64_t> &words : bad) {
+    EXPECT_EQ(check(words), 0);
+    EXPECT_NE(std::string(pwGetLastErrorMessage()).find("malformed"),
+              std::string::npos)
+        << pwGetLastErrorMessage();
+  }
+  std::vector<int64_t> extra = good;
+  extra.push_back(0);
+  EXPECT_EQ(check(extra), 0);
+  EXPECT_NE(std::string(pwGetLastErrorMessage()).find("left over"),
+            std::string::npos);
+  EXPECT_EQ(pwCheckMapOverlap(nullptr, nullptr, 0, 2, 1), 0);
+  // A negative size in an otherwise well-formed packet: the layout library's
+  // own message.
+  EXPECT_EQ(check(packet(1, {{0x1000, 4, 0, {-2}, {1}}})), 0);
+  EXPECT_NE(std::string(pwGetLastErrorMessage()).find("operand #0"),
+            std::string::npos)
+      << pwGetLastErrorMessage();
+  EXPECT_EQ(check(good), 1);
 }
 
 } // namespace

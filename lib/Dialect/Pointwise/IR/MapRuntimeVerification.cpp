@@ -13,11 +13,12 @@
 //
 // Checked: the outputs have one shape (the iteration space); every memref
 // input broadcasts to it by NumPy rules (each dim is 1 or the iteration
-// size); no output dim of size > 1 has stride 0. Not checked: overlaps
+// size); no output dim of size > 1 has stride 0. Not here: overlaps
 // between operands, and outputs whose nonzero strides make elements
 // coincide (sizes 3x3, strides 1x1); those take the layout library
-// (lib/Layout), which the kernel families' run-time dispatch calls, and are
-// not repeated here as IR.
+// (lib/Layout), which the kernel families' run-time dispatch calls and the
+// pass pw-runtime-overlap-checks calls through the runtime, and are not
+// repeated here as IR.
 //
 //===----------------------------------------------------------------------===//
 

@@ -36,8 +36,10 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
   // Before any rewrite of a map, whose checks are written against its
   // original operands (MapRuntimeVerification.cpp).
-  if (options.runtimeVerification)
+  if (options.runtimeVerification) {
     pm.addPass(createGenerateRuntimeVerificationPass());
+    pm.addPass(createRuntimeOverlapChecksPass());
+  }
   if (!options.reference) {
     pm.addPass(createCanonicalizeBroadcastPass());
     pm.addPass(createCoalesceDimsPass());
@@ -190,8 +192,10 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
     pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
     return;
   }
-  if (options.runtimeVerification)
+  if (options.runtimeVerification) {
     pm.addPass(createGenerateRuntimeVerificationPass());
+    pm.addPass(createRuntimeOverlapChecksPass());
+  }
   pm.addPass(createCanonicalizeBroadcastPass());
   pm.addPass(createCoalesceDimsPass());
   TilePassOptions tile;

@@ -67,8 +67,12 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       layout library instead, overlaps between operands and outputs whose
       strides do not nest included, and returns an error.
 
-    Not checked on the first path: overlaps between operands, and outputs
-    whose nonzero strides make elements coincide (sizes 3x3, strides 1x1).
+    On the first path, the pass `pw-runtime-overlap-checks`, which the
+    pipelines run right after `generate-runtime-verification`, checks the
+    overlaps with the same layout library, through the runtime's
+    `pwCheckMapOverlap`: outputs that overlap themselves (sizes 3x3,
+    strides 1x1) or each other, and outputs that partially overlap an
+    input.
 
     Example, `c = a + b * alpha` with `b` broadcast along the rows of `a`:
 

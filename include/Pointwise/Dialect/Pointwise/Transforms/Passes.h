@@ -29,7 +29,9 @@ inline constexpr const char *kRuntimeVerificationDescription =
     "First run upstream's generate-runtime-verification: cf.asserts on the "
     "host of what the verifier cannot decide for dynamic sizes and strides "
     "(a map's shapes broadcast, its outputs have no stride-0 dim of size > 1; "
-    "other ops' bounds); kernel families, whose run-time dispatch checks "
+    "other ops' bounds), then pw-runtime-overlap-checks (the layout "
+    "library's overlap rule on the maps' operands, through the runtime's "
+    "pwCheckMapOverlap); kernel families, whose run-time dispatch checks "
     "layouts, turn it off";
 
 /// Options of `pw-cpu-pipeline`.

@@ -388,6 +388,46 @@ def HintGlobalLoadsPass
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def RuntimeOverlapChecksPass
+    : Pass<"pw-runtime-overlap-checks", "::mlir::ModuleOp"> {
+  let summary = "Checks at run time that a map's outputs do not overlap";
+  let description = [{
+    Puts before every `pointwise.map` with two or more memref operands, or
+    with an output whose sizes or strides are dynamic, a call of the
+    runtime's `pwCheckMapOverlap` and a `cf.assert` on its answer. The call
+    receives the memref operands' descriptors (outputs first, then memref
+    inputs: aligned base address, element size, rank, offset, sizes,
+    strides) packed into a stack array of i64 (a `memref.alloca` in a
+    `memref.alloca_scope`), declared as
+
+    ```mlir
+    func.func private @pwCheckMapOverlap(memref<?xi64>) -> i32
+    ```
+
+    and applies the layout library's `checkOutputOverlap`, the rule the
+    kernel families' dispatch applies to every launch (docs/Layout.md): no
+    output overlaps itself (its nonzero strides nest, or, up to 65536
+    elements, no two elements coincide), no two outputs overlap, and no
+    output partially overlaps an input (exact aliasing, the in-place case,
+    is allowed). Overlap is decided on address ranges, so views that
+    interleave without sharing an element are reported.
+
+    A failed check prints the library's message (which operands, how) to
+    stderr and stops at the assert. Views the program computes (subviews,
+    casts, allocations) are known only then; the verifier decides the
+    static part of a single output's layout.
+
+    `pw-cpu-pipeline` and `pw-gpu-pipeline` run this pass right after
+    `generate-runtime-verification` unless `runtime-verification=false`.
+    Code that contains the call must be linked with (or, in a JIT, resolve
+    symbols from) `libPointwiseRuntime`, as GPU host code is anyway.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LaunchOnCurrentStreamPass
     : Pass<"pw-launch-on-current-stream", "::mlir::ModuleOp"> {
   let summary = "Makes host launches asynchronous on the runtime's current "
