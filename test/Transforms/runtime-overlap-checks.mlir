@@ -33,7 +33,7 @@
 // CHECK: %[[OK:.*]] = func.call @pwCheckMapOverlap(%[[DYN]]) : (memref<?xi64>) -> i32
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK: %[[HOLDS:.*]] = arith.cmpi ne, %[[OK]], %[[ZERO]] : i32
-// CHECK: cf.assert %[[HOLDS]], "ERROR: Runtime op verification failed\0Apointwise.map: an output overlaps itself or another output, or partially overlaps an input (operands numbered outputs first, then memref inputs; the line above says which)\0ALocation: loc(
+// CHECK: cf.assert %[[HOLDS]], "ERROR: Runtime op verification failed\0Apointwise.map: an output overlaps itself or another output, or partially overlaps an input (operands numbered outputs first, then memref inputs; pwCheckMapOverlap printed which to stderr)\0ALocation: loc(
 // CHECK-NEXT: }
 // CHECK-NEXT: pointwise.map
 func.func @add_into(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %s: f32,
@@ -74,6 +74,20 @@ func.func @two_scalars(%o: memref<f64>, %p: memref<f64>, %v: f64) {
   return
 }
 
+// An input that is the output's own value (in place), static layout: the
+// same view, nothing to check at run time.
+// CHECK-LABEL: func.func @double_in_place(
+// CHECK-NOT: pwCheckMapOverlap
+// CHECK: pointwise.map
+func.func @double_in_place(%o: memref<4xf32>) {
+  pointwise.map ins(%o : memref<4xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%x: f32):
+    %0 = arith.addf %x, %x : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
 // A single output of static layout, scalar inputs: the verifier decided.
 // CHECK-LABEL: func.func @fill_static(
 // CHECK-NOT: pwCheckMapOverlap
@@ -92,6 +106,45 @@ func.func @fill_static(%o: memref<4x3xf32, strided<[6, 2], offset: 1>>, %v: f32)
 // CHECK-LABEL: module {
 // CHECK-NOT: pwCheckMapOverlap
 func.func @none(%a: memref<4xf32>) {
+  return
+}
+
+// -----
+
+// A map in a nested module: declared and called there, not in the outer
+// module, which has no map.
+// CHECK-LABEL: module {
+// CHECK-NEXT: func.func @outer(
+// CHECK: module @inner {
+// CHECK-NEXT: func.func private @pwCheckMapOverlap(memref<?xi64>) -> i32
+// CHECK: func.func @copy(
+// CHECK: func.call @pwCheckMapOverlap
+func.func @outer() {
+  return
+}
+module @inner {
+  func.func @copy(%a: memref<?xf32>, %o: memref<?xf32>) {
+    pointwise.map ins(%a : memref<?xf32>) outs(%o : memref<?xf32>) {
+    ^bb0(%x: f32):
+      pointwise.yield %x : f32
+    }
+    return
+  }
+}
+
+// -----
+
+// A function of that name with a body: not the runtime's.
+// expected-error @+1 {{'func.func' op is named like the runtime's pwCheckMapOverlap, which pw-runtime-overlap-checks calls}}
+func.func @pwCheckMapOverlap(%p: memref<?xi64>) -> i32 {
+  %c1 = arith.constant 1 : i32
+  return %c1 : i32
+}
+func.func @copy(%a: memref<?xf32>, %o: memref<?xf32>) {
+  pointwise.map ins(%a : memref<?xf32>) outs(%o : memref<?xf32>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
   return
 }
 

@@ -261,9 +261,11 @@ PW_RUNTIME_API pwStatus pwPlanOutputLayout(
  *   bytes, its rank r, its offset (elements), r sizes, r strides.
  *
  * Returns 1 when the operands may run as one parallel launch. Otherwise
- * returns 0, records PW_ERROR_LAYOUT with the library's message (which
- * operands, how), and prints that message to stderr, since the program
- * then stops at a cf.assert whose message is static. */
+ * returns 0, records the library's message (which operands, how) as the
+ * thread's last error message (pwGetLastErrorMessage), and prints it to
+ * stderr, since the program then stops at a cf.assert whose message is
+ * static. Overlap is decided on address ranges, as for pwFamilyLaunch:
+ * views that interleave without sharing an element are reported. */
 PW_RUNTIME_API int32_t pwCheckMapOverlap(int64_t *allocated, int64_t *aligned,
                                          int64_t offset, int64_t size,
                                          int64_t stride);

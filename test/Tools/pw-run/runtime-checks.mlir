@@ -53,7 +53,7 @@
 // RUN: not pw-run %s --entry shift --arg 8 2>&1 | FileCheck %s --check-prefix=SHIFT
 // SHIFT: pointwise.map: output operand #0 partially overlaps input operand #1; only exact aliasing (same address, element size, sizes and strides) is allowed
 // SHIFT-NEXT: ERROR: Runtime op verification failed
-// SHIFT-NEXT: pointwise.map: an output overlaps itself or another output, or partially overlaps an input (operands numbered outputs first, then memref inputs; the line above says which)
+// SHIFT-NEXT: pointwise.map: an output overlaps itself or another output, or partially overlaps an input (operands numbered outputs first, then memref inputs; pwCheckMapOverlap printed which to stderr)
 // SHIFT-NEXT: Location: loc({{.*}}runtime-checks.mlir":[[# @LINE + 70]]:3)
 // SHIFT: pw-run: 'shift': a run-time check failed
 // The same view read and written (in place), and views that do not overlap,

@@ -23,6 +23,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace pointwise {
 #define GEN_PASS_DEF_RUNTIMEOVERLAPCHECKSPASS
@@ -47,13 +49,18 @@ SmallVector<Value> checkedOperands(MapOp map) {
 }
 
 /// Whether only the run-time addresses or layouts can tell that `map` is
-/// well defined: two memref operands may overlap wherever they live; a
+/// well defined: two memref operands may overlap wherever they live, unless
+/// an input is the very value of an output (the same view: in place); a
 /// single output overlaps itself or not by its sizes and strides, which the
 /// verifier has checked where they are static.
 bool needsCheck(MapOp map, ArrayRef<Value> operands) {
-  if (operands.size() >= 2)
+  ValueRange outputs = map.getOutputs();
+  if (outputs.size() >= 2 ||
+      llvm::any_of(operands.drop_front(outputs.size()), [&](Value input) {
+        return !llvm::is_contained(outputs, input);
+      }))
     return true;
-  auto type = cast<MemRefType>(operands.front().getType());
+  auto type = cast<MemRefType>(outputs.front().getType());
   SmallVector<int64_t> strides;
   int64_t offset;
   return !type.hasStaticShape() ||
@@ -120,8 +127,8 @@ void emitCheck(MapOp map, ArrayRef<Value> operands, func::FuncOp callee) {
       builder, loc, holds,
       "ERROR: Runtime op verification failed\npointwise.map: an output "
       "overlaps itself or another output, or partially overlaps an input "
-      "(operands numbered outputs first, then memref inputs; the line above "
-      "says which)\nLocation: " +
+      "(operands numbered outputs first, then memref inputs; "
+      "pwCheckMapOverlap printed which to stderr)\nLocation: " +
           where);
   memref::AllocaScopeReturnOp::create(builder, loc);
 }
@@ -130,40 +137,50 @@ struct RuntimeOverlapChecksPass
     : public pointwise::impl::RuntimeOverlapChecksPassBase<
           RuntimeOverlapChecksPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
+    // Host code only: a map is checked in the builtin.module that holds it
+    // (nested ones included), which gets its own declaration; maps under
+    // another symbol table (a gpu.module's device code) are left alone.
     SmallVector<std::pair<MapOp, SmallVector<Value>>> checked;
-    module.walk([&](MapOp map) {
+    getOperation().walk([&](MapOp map) {
       SmallVector<Value> operands = checkedOperands(map);
-      if (needsCheck(map, operands))
+      if (isa<ModuleOp>(SymbolTable::getNearestSymbolTable(map)) &&
+          needsCheck(map, operands))
         checked.emplace_back(map, std::move(operands));
     });
-    if (checked.empty())
-      return;
+    llvm::DenseMap<Operation *, func::FuncOp> callees;
+    for (auto &[map, operands] : checked) {
+      auto module = cast<ModuleOp>(SymbolTable::getNearestSymbolTable(map));
+      func::FuncOp &callee = callees[module];
+      if (!callee && failed(declareCheck(module, callee)))
+        return signalPassFailure();
+      emitCheck(map, operands, callee);
+    }
+  }
 
+  /// Finds or adds `module`'s declaration of pwCheckMapOverlap.
+  LogicalResult declareCheck(ModuleOp module, func::FuncOp &callee) {
     MLIRContext *context = &getContext();
     Type i64 = IntegerType::get(context, 64);
     auto calleeType = FunctionType::get(
         context, {MemRefType::get({ShapedType::kDynamic}, i64)},
         {IntegerType::get(context, 32)});
-    auto callee = module.lookupSymbol<func::FuncOp>(kCheckName);
-    if (!callee) {
-      if (Operation *other = module.lookupSymbol(kCheckName)) {
-        other->emitOpError("is named like the runtime's ")
-            << kCheckName << ", which pw-runtime-overlap-checks calls";
-        return signalPassFailure();
-      }
+    Operation *existing = module.lookupSymbol(kCheckName);
+    if (!existing) {
       OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
       callee = func::FuncOp::create(builder, module.getLoc(), kCheckName,
                                     calleeType);
       callee.setPrivate();
-    } else if (callee.getFunctionType() != calleeType) {
-      callee.emitOpError("has type ")
-          << callee.getFunctionType() << "; the runtime's " << kCheckName
-          << " is " << calleeType;
-      return signalPassFailure();
+      return success();
     }
-    for (auto &[map, operands] : checked)
-      emitCheck(map, operands, callee);
+    callee = dyn_cast<func::FuncOp>(existing);
+    if (!callee || !callee.isExternal())
+      return existing->emitOpError("is named like the runtime's ")
+             << kCheckName << ", which pw-runtime-overlap-checks calls";
+    if (callee.getFunctionType() != calleeType)
+      return callee.emitOpError("has type ")
+             << callee.getFunctionType() << "; the runtime's " << kCheckName
+             << " is " << calleeType;
+    return success();
   }
 };
 

@@ -72,7 +72,8 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     overlaps with the same layout library, through the runtime's
     `pwCheckMapOverlap`: outputs that overlap themselves (sizes 3x3,
     strides 1x1) or each other, and outputs that partially overlap an
-    input.
+    input. Both paths decide overlap between operands on address ranges,
+    so views that interleave without sharing an element are reported too.
 
     Example, `c = a + b * alpha` with `b` broadcast along the rows of `a`:
 

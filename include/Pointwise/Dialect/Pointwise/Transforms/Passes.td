@@ -415,7 +415,14 @@ def RuntimeOverlapChecksPass
     A failed check prints the library's message (which operands, how) to
     stderr and stops at the assert. Views the program computes (subviews,
     casts, allocations) are known only then; the verifier decides the
-    static part of a single output's layout.
+    static part of a single output's layout, and an input that is the
+    output's own value (in place) needs no check.
+
+    Each `builtin.module` holding checked maps, nested ones included, gets
+    its own declaration; maps under another symbol table (a `gpu.module`)
+    are left alone. Another symbol of that name, or a `func.func` of it with
+    a body or another type, is an error. The pass is not idempotent: run
+    twice, it checks every map twice.
 
     `pw-cpu-pipeline` and `pw-gpu-pipeline` run this pass right after
     `generate-runtime-verification` unless `runtime-verification=false`.
