@@ -102,6 +102,103 @@ static bool isExactAlias(const StridedLayout &output,
   }
 }
 
+namespace {
+/// Wide enough for sums of two int64 offsets and their products with
+/// element sizes.
+__extension__ typedef __int128 Wide;
+
+/// One operand's set of elements as a lattice: the element offset where it
+/// starts (the lowest one) and its (size, stride) pairs of size > 1 with a
+/// nonzero stride, strides made positive and the pairs sorted. Two operands
+/// with equal pairs are translates of each other.
+struct ElementLattice {
+  int64_t start = 0;
+  std::vector<std::pair<int64_t, int64_t>> dims;
+};
+} // namespace
+
+static ElementLattice toLattice(const StridedLayout &layout) {
+  ElementLattice lattice;
+  lattice.start = layout.offset;
+  for (unsigned d = 0; d < layout.rank(); ++d) {
+    if (layout.sizes[d] <= 1 || layout.strides[d] == 0)
+      continue;
+    // The layout is verified: its offsets fit in int64.
+    if (layout.strides[d] < 0)
+      lattice.start += (layout.sizes[d] - 1) * layout.strides[d];
+    lattice.dims.push_back(
+        {static_cast<int64_t>(detail::magnitude(layout.strides[d])),
+         layout.sizes[d]});
+  }
+  std::sort(lattice.dims.rbegin(), lattice.dims.rend());
+  return lattice;
+}
+
+/// Nodes the search of sharesAnElement visits before it gives up.
+constexpr int64_t kTranslateSearchNodes = int64_t(1) << 12;
+
+/// Whether some k with |k_i| < size_i for the dims from `dim` on (strides
+/// descending) has sum k_i * stride_i == `difference`; `reach[i]` is the
+/// largest |sum| the dims from i on can make. Gives up (true) after
+/// `budget` nodes.
+static bool solvesTranslate(const ElementLattice &lattice,
+                            const std::vector<Wide> &reach, unsigned dim,
+                            Wide difference, int64_t &budget) {
+  if (--budget < 0)
+    return true;
+  if (dim == lattice.dims.size())
+    return difference == 0;
+  Wide stride = lattice.dims[dim].first;
+  Wide limit = lattice.dims[dim].second - 1;
+  Wide rest = dim + 1 < reach.size() ? reach[dim + 1] : 0;
+  // difference - k * stride must lie in [-rest, rest].
+  auto floorDiv = [](Wide a, Wide b) {
+    return a / b - ((a % b != 0) && (a < 0));
+  };
+  Wide low = std::max(-limit, -floorDiv(-(difference - rest), stride));
+  Wide high = std::min(limit, floorDiv(difference + rest, stride));
+  for (Wide k = low; k <= high; ++k)
+    if (solvesTranslate(lattice, reach, dim + 1, difference - k * stride,
+                        budget))
+      return true;
+  return false;
+}
+
+/// Whether two operands whose byte ranges intersect may share an element,
+/// false only where that is proven: views of one element size whose
+/// element sets are translates of each other (equal sizes and strides, such
+/// as a[::2] and a[1::2], or two columns of a matrix) by a whole number of
+/// elements that no combination of their strides reaches.
+static bool mayShareAnElement(const StridedLayout &a, const OperandBuffer &aBuf,
+                              const StridedLayout &b,
+                              const OperandBuffer &bBuf) {
+  if (aBuf.elementByteSize != bBuf.elementByteSize)
+    return true;
+  ElementLattice aLattice = toLattice(a), bLattice = toLattice(b);
+  if (aLattice.dims != bLattice.dims)
+    return true;
+  // Both byte ranges were computed without overflow, so the lowest
+  // elements' addresses are representable; their distance fits in int64
+  // bytes since the ranges intersect.
+  int64_t size = aBuf.elementByteSize;
+  Wide aFirst = static_cast<Wide>(aBuf.baseAddress) +
+                static_cast<Wide>(aLattice.start) * size;
+  Wide bFirst = static_cast<Wide>(bBuf.baseAddress) +
+                static_cast<Wide>(bLattice.start) * size;
+  Wide bytes = bFirst - aFirst;
+  if (bytes % size != 0)
+    return true; // elements that straddle each other's bytes
+  std::vector<Wide> reach(aLattice.dims.size());
+  Wide total = 0;
+  for (size_t i = aLattice.dims.size(); i-- > 0;) {
+    total += static_cast<Wide>(aLattice.dims[i].first) *
+             (aLattice.dims[i].second - 1);
+    reach[i] = total;
+  }
+  int64_t budget = kTranslateSearchNodes;
+  return solvesTranslate(aLattice, reach, 0, bytes / size, budget);
+}
+
 /// Elements up to which a layout whose strides do not nest is checked one
 /// by one for two elements at one offset.
 constexpr int64_t kExactOverlapCheckElements = int64_t(1) << 16;
@@ -236,13 +333,18 @@ LayoutResult<void> pointwise::layout::checkOutputOverlap(
     if (!internal)
       return internal;
     for (unsigned other = out + 1; other < numOutputs; ++other)
-      if (ranges[out].intersects(ranges[other]))
+      if (ranges[out].intersects(ranges[other]) &&
+          mayShareAnElement(operands[out], buffers[out], operands[other],
+                            buffers[other]))
         return LayoutError{"output operands #" + std::to_string(out) +
                            " and #" + std::to_string(other) +
                            " overlap in memory"};
     for (unsigned in = numOutputs; in < operands.size(); ++in)
       if (ranges[out].intersects(ranges[in]) &&
-          !isExactAlias(operands[out], buffers[out], operands[in], buffers[in]))
+          !isExactAlias(operands[out], buffers[out], operands[in],
+                        buffers[in]) &&
+          mayShareAnElement(operands[out], buffers[out], operands[in],
+                            buffers[in]))
         return LayoutError{
             "output operand #" + std::to_string(out) +
             " partially overlaps input operand #" + std::to_string(in) +

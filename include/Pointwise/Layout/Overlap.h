@@ -21,10 +21,13 @@
 //     on every dim of size > 1) makes the op in-place, since each element is
 //     read before it is written by the same thread.
 //
-// Like PyTorch's get_overlap_status, overlap between two views is decided
-// conservatively on memory ranges [lowest byte, highest byte + element size):
-// views that interleave without sharing an element (a[::2] and a[1::2]) are
-// reported as overlapping.
+// Overlap between two views is decided on memory ranges [lowest byte,
+// highest byte + element size) and, where those intersect, exactly for views
+// that are translates of each other (one element size, the same sizes and
+// strides: a[::2] and a[1::2], two columns of a matrix), which share an
+// element only if their distance is a combination of their strides that
+// stays within their sizes. Other views whose ranges intersect are reported
+// as overlapping, conservatively (docs/Layout.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -264,8 +264,7 @@ PW_RUNTIME_API pwStatus pwPlanOutputLayout(
  * returns 0, records the library's message (which operands, how) as the
  * thread's last error message (pwGetLastErrorMessage), and prints it to
  * stderr, since the program then stops at a cf.assert whose message is
- * static. Overlap is decided on address ranges, as for pwFamilyLaunch:
- * views that interleave without sharing an element are reported. */
+ * static. Overlap is decided as for pwFamilyLaunch (docs/Layout.md). */
 PW_RUNTIME_API int32_t pwCheckMapOverlap(int64_t *allocated, int64_t *aligned,
                                          int64_t offset, int64_t size,
                                          int64_t stride);

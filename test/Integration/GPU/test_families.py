@@ -591,6 +591,27 @@ def test_partial_overlap_is_rejected():
     assert torch.equal(buffer, out_before), "a rejected launch wrote its output"
 
 
+def test_interleaved_views_that_share_no_element_run():
+    # a[1::2] = a[::2] + a[::2], and column 0 of a matrix from column 1: the
+    # byte ranges intersect, the elements do not (docs/Layout.md).
+    buffer = rnd(2048)
+    expected = buffer.clone()
+    expected[1::2] = buffer[::2] + buffer[::2]
+    add(buffer[::2], buffer[::2], buffer[1::2])
+    torch.cuda.synchronize()
+    assert torch.equal(buffer, expected)
+    matrix = rnd(300, 7)
+    expected = matrix.clone()
+    expected[:, 0] = matrix[:, 1] + matrix[:, 2]
+    add(matrix[:, 1], matrix[:, 2], matrix[:, 0])
+    torch.cuda.synchronize()
+    assert torch.equal(matrix, expected)
+    # Shifted by one row: row r of the output is row r + 1 of the input.
+    with pytest.raises(pw.PointwiseError) as info:
+        add(matrix[1:, 1], matrix[1:, 1], matrix[:-1, 1])
+    assert info.value.status == pw.PW_ERROR_LAYOUT
+
+
 # ===------------------------------------------------------------------------===
 # kernels.mlir: rank 6 and every element type
 # ===------------------------------------------------------------------------===

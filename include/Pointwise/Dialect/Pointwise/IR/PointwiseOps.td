@@ -72,8 +72,9 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     overlaps with the same layout library, through the runtime's
     `pwCheckMapOverlap`: outputs that overlap themselves (sizes 3x3,
     strides 1x1) or each other, and outputs that partially overlap an
-    input. Both paths decide overlap between operands on address ranges,
-    so views that interleave without sharing an element are reported too.
+    input. Both paths decide overlap between operands on byte ranges and,
+    where those intersect, exactly for views of the same sizes and strides
+    (`a[::2]` and `a[1::2]`); other intersecting views are reported.
 
     Example, `c = a + b * alpha` with `b` broadcast along the rows of `a`:
 

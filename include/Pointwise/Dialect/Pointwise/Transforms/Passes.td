@@ -409,8 +409,9 @@ def RuntimeOverlapChecksPass
     output overlaps itself (its nonzero strides nest, or, up to 65536
     elements, no two elements coincide), no two outputs overlap, and no
     output partially overlaps an input (exact aliasing, the in-place case,
-    is allowed). Overlap is decided on address ranges, so views that
-    interleave without sharing an element are reported.
+    is allowed). Overlap is decided on byte ranges and, where those
+    intersect, exactly for views of the same sizes and strides (`a[::2]`
+    and `a[1::2]`); other intersecting views are reported.
 
     A failed check prints the library's message (which operands, how) to
     stderr and stops at the assert. Views the program computes (subviews,
