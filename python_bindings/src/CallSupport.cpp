@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <utility>
 
 namespace pointwise::python {
 
@@ -207,14 +209,99 @@ bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides) {
   return true;
 }
 
+namespace {
+
+/// What a NumPy scalar is, for packScalar.
+enum class NumpyScalar { None, Integer, Real, Bool };
+
+/// The kind of `value` when it is one of NumPy's own scalar types (a static
+/// type deriving from numpy.integer; numpy.float16, float32, float64 or
+/// bool_), whose
+/// conversions are NumPy's C code; None for anything else, a subclass
+/// defined in Python included (a heap type, which may convert with Python
+/// code). Types seen are remembered, so a NumPy scalar costs a few pointer
+/// comparisons after its first call.
+NumpyScalar numpyScalarKind(PyObject *value) {
+  struct Seen {
+    PyTypeObject *type;
+    NumpyScalar kind;
+  };
+  static Seen seen[32];
+  static int numSeen = 0;
+  PyTypeObject *type = Py_TYPE(value);
+  for (int i = 0; i < numSeen; ++i)
+    if (seen[i].type == type)
+      return seen[i].kind;
+  if (PyType_GetFlags(type) & Py_TPFLAGS_HEAPTYPE)
+    return NumpyScalar::None;
+  // NumPy is loaded when one of its scalars exists; nothing is imported.
+  NumpyScalar kind = NumpyScalar::None;
+  PyObject *moduleName = PyUnicode_FromString("numpy");
+  PyObject *numpy = moduleName ? PyImport_GetModule(moduleName) : nullptr;
+  Py_XDECREF(moduleName);
+  if (numpy) {
+    // Integers of any width convert exactly (__index__); of the reals
+    // float16, float32 and float64 (a Python float, here for its truth), not
+    // longdouble (beyond float64's range it must stay an error where the
+    // general call checks).
+    struct Base {
+      const char *attribute;
+      NumpyScalar kind;
+      bool exact;
+    };
+    static const Base bases[] = {{"integer", NumpyScalar::Integer, false},
+                                 {"float16", NumpyScalar::Real, true},
+                                 {"float32", NumpyScalar::Real, true},
+                                 {"float64", NumpyScalar::Real, true},
+                                 {"bool_", NumpyScalar::Bool, true}};
+    for (const Base &base : bases) {
+      PyObject *object = PyObject_GetAttrString(numpy, base.attribute);
+      if (!object) {
+        PyErr_Clear();
+        continue;
+      }
+      bool matches =
+          PyType_Check(object) &&
+          (base.exact ? reinterpret_cast<PyObject *>(type) == object
+                      : PyType_IsSubtype(
+                            type, reinterpret_cast<PyTypeObject *>(object)));
+      Py_DECREF(object);
+      if (matches) {
+        kind = base.kind;
+        break;
+      }
+    }
+    Py_DECREF(numpy);
+  }
+  if (PyErr_Occurred())
+    PyErr_Clear();
+  // Static types live as long as the process: remember the answer.
+  if (numSeen < static_cast<int>(std::size(seen)))
+    seen[numSeen++] = {type, kind};
+  return kind;
+}
+
+} // namespace
+
 bool packScalar(PyObject *value, char code, int64_t &word) {
   word = 0;
   // Exact ints and bools: their conversions are CPython's own.
   bool isInteger = PyLong_CheckExact(value) || PyBool_Check(value);
+  // NumPy's scalars: their conversions are NumPy's C code, and they pack
+  // as struct packs them (integers through __index__, reals through
+  // __float__, truth through __bool__).
+  NumpyScalar numpy = NumpyScalar::None;
+  if (!isInteger && !PyFloat_CheckExact(value))
+    numpy = numpyScalarKind(value);
   switch (code) {
   case '?':
-    if (isInteger || PyFloat_CheckExact(value)) {
-      word = PyObject_IsTrue(value); // cannot fail for these types
+    if (isInteger || PyFloat_CheckExact(value) || numpy != NumpyScalar::None) {
+      int truth = PyObject_IsTrue(value);
+      if (truth < 0) {
+        PyErr_Clear();
+        return false;
+      }
+      word = truth;
       return true;
     }
     return false;
@@ -222,10 +309,20 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
   case 'h':
   case 'i':
   case 'q': {
-    if (!isInteger)
+    PyObject *index = nullptr;
+    if (numpy == NumpyScalar::Integer) {
+      index = PyNumber_Index(value);
+      if (!index) {
+        PyErr_Clear();
+        return false;
+      }
+    } else if (!isInteger) {
       return false;
+    }
     int overflow = 0;
-    long long integer = PyLong_AsLongLongAndOverflow(value, &overflow);
+    long long integer =
+        PyLong_AsLongLongAndOverflow(index ? index : value, &overflow);
+    Py_XDECREF(index);
     if (overflow || (integer == -1 && PyErr_Occurred())) {
       PyErr_Clear();
       return false;
@@ -248,6 +345,12 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
     double real;
     if (PyFloat_Check(value)) {
       real = PyFloat_AsDouble(value); // a float's own value: no Python code
+    } else if (numpy != NumpyScalar::None) {
+      real = PyFloat_AsDouble(value); // NumPy's __float__, as struct reads it
+      if (real == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
     } else if (isInteger) {
       real = PyLong_AsDouble(value);
       if (real == -1.0 && PyErr_Occurred()) {

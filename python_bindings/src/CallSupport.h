@@ -155,7 +155,10 @@ bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides);
 /// module: ? b h i q f d), as struct packs it, for the values whose
 /// conversion runs no Python code: bool and int (exact) for every code,
 /// float for ? (exact) and for f and d (subclasses too: their value is read
-/// directly). False, with no Python error set, for any other value, one
+/// directly), and NumPy's own scalar types (their conversions are NumPy's
+/// C code): integers for every code, float16, float32 and bool_ for ?, f
+/// and d.
+/// False, with no Python error set, for any other value, one
 /// that does not fit (out of the type's range, a float that rounds to
 /// infinity) or a code not among those: the general path then packs or
 /// reports it.

@@ -4,6 +4,7 @@ Skipped without a CUDA device."""
 
 import itertools
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -337,6 +338,33 @@ def test_fast_path_matches_the_general_call():
     h = random((10, 10), torch.float16, 5)
     torch.testing.assert_close(fma_like(h, h, 0.5), (h.float() * 1.5).half(),
                                rtol=2e-3, atol=2e-3)
+
+
+def test_fast_path_takes_numpy_scalars():
+    """NumPy's integer, float16/32/64 and bool_ scalars are packed by the
+    C call itself (as struct packs them) once a call has planned for their
+    type: every call gives what the same value as a Python number gives."""
+    @pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+                  promotion_methods=[(0, 1, "DEFAULT")])
+    def fma_like(x, y, alpha):
+        return x * alpha + y
+
+    x = random((64, 33), torch.float32, 1)
+    y = random((64, 33), torch.float32, 2)
+    for value in (np.float32(0.1), np.float16(0.5), np.float64(-2.5),
+                  np.int64(3), np.uint8(7), np.int8(-4), np.bool_(True),
+                  np.longdouble(1.25)):
+        expected = fma_like(x, y, float(value))
+        for _ in range(3):  # the first call plans for the type
+            assert torch.equal(fma_like(x, y, value), expected), value
+        assert any(type(value) in key[1] for key in fma_like._plans)
+    # A longdouble beyond float64's range is an error on every call; the C
+    # call hands longdoubles over rather than pack an infinity.
+    big = np.longdouble(10) ** 400
+    if np.isfinite(big):  # where longdouble is wider than float64
+        for _ in range(2):
+            with pytest.raises(OverflowError):
+                fma_like(x, y, big)
 
 
 def test_torch_tensor_reader_matches_attributes(monkeypatch):
