@@ -255,7 +255,7 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
           // One variant per argument, even when it is read twice.
           if (llvm::any_of(spec->variants, [&](const FamilyVariant &other) {
                 return other.transpose && other.rank == rank &&
-                       other.indexBitwidth == bits &&
+                       other.indexBitwidth == static_cast<int32_t>(bits) &&
                        other.transposedArgument == input;
               }))
             continue;
