@@ -113,7 +113,8 @@ __extension__ typedef __int128 Wide;
 /// with equal pairs are translates of each other.
 struct ElementLattice {
   int64_t start = 0;
-  std::vector<std::pair<int64_t, int64_t>> dims;
+  /// (stride magnitude, size): a magnitude may be 2^63.
+  std::vector<std::pair<uint64_t, int64_t>> dims;
 };
 } // namespace
 
@@ -127,8 +128,7 @@ static ElementLattice toLattice(const StridedLayout &layout) {
     if (layout.strides[d] < 0)
       lattice.start += (layout.sizes[d] - 1) * layout.strides[d];
     lattice.dims.push_back(
-        {static_cast<int64_t>(detail::magnitude(layout.strides[d])),
-         layout.sizes[d]});
+        {detail::magnitude(layout.strides[d]), layout.sizes[d]});
   }
   std::sort(lattice.dims.rbegin(), lattice.dims.rend());
   return lattice;
@@ -240,15 +240,21 @@ static bool hasNestedStrides(const StridedLayout &layout) {
 }
 
 /// The offsets of every element of `layout`, sorted: for layouts of at most
-/// kExactOverlapCheckElements elements.
+/// kExactOverlapCheckElements elements. Every value listed, partial sums
+/// included, is an element's offset, which fits in int64 for a verified
+/// layout; a product of an index and a stride may not, so the sums wrap in
+/// uint64 (exact, since their results fit).
 static std::vector<int64_t> listOffsets(const StridedLayout &layout) {
-  std::vector<int64_t> offsets{0};
+  std::vector<int64_t> offsets{layout.offset};
   for (unsigned d = 0; d < layout.rank(); ++d) {
     std::vector<int64_t> next;
     next.reserve(offsets.size() * layout.sizes[d]);
     for (int64_t offset : offsets)
       for (int64_t i = 0; i < layout.sizes[d]; ++i)
-        next.push_back(offset + i * layout.strides[d]);
+        next.push_back(
+            static_cast<int64_t>(static_cast<uint64_t>(offset) +
+                                 static_cast<uint64_t>(i) *
+                                     static_cast<uint64_t>(layout.strides[d])));
     offsets.swap(next);
   }
   std::sort(offsets.begin(), offsets.end());
@@ -288,8 +294,7 @@ pointwise::layout::checkNoInternalOverlap(const StridedLayout &output,
     return LayoutError{name +
                        " overlaps itself: two of its elements are at "
                        "element offset " +
-                       std::to_string(output.offset + *repeated) + " (" +
-                       layout + ")"};
+                       std::to_string(*repeated) + " (" + layout + ")"};
   return {};
 }
 

@@ -219,8 +219,10 @@ enum class NumpyScalar { None, Integer, Real, Bool };
 /// bool_), whose
 /// conversions are NumPy's C code; None for anything else, a subclass
 /// defined in Python included (a heap type, which may convert with Python
-/// code). Types seen are remembered, so a NumPy scalar costs a few pointer
-/// comparisons after its first call.
+/// code). A static type deriving from numpy.integer is taken to convert in
+/// C, as NumPy's own do (a third-party C type could do otherwise). Types
+/// seen are remembered, so a NumPy scalar costs a few pointer comparisons
+/// after its first call.
 NumpyScalar numpyScalarKind(PyObject *value) {
   struct Seen {
     PyTypeObject *type;
@@ -239,42 +241,43 @@ NumpyScalar numpyScalarKind(PyObject *value) {
   PyObject *moduleName = PyUnicode_FromString("numpy");
   PyObject *numpy = moduleName ? PyImport_GetModule(moduleName) : nullptr;
   Py_XDECREF(moduleName);
-  if (numpy) {
-    // Integers of any width convert exactly (__index__); of the reals
-    // float16, float32 and float64 (a Python float, here for its truth), not
-    // longdouble (beyond float64's range it must stay an error where the
-    // general call checks).
-    struct Base {
-      const char *attribute;
-      NumpyScalar kind;
-      bool exact;
-    };
-    static const Base bases[] = {{"integer", NumpyScalar::Integer, false},
-                                 {"float16", NumpyScalar::Real, true},
-                                 {"float32", NumpyScalar::Real, true},
-                                 {"float64", NumpyScalar::Real, true},
-                                 {"bool_", NumpyScalar::Bool, true}};
-    for (const Base &base : bases) {
-      PyObject *object = PyObject_GetAttrString(numpy, base.attribute);
-      if (!object) {
-        PyErr_Clear();
-        continue;
-      }
-      bool matches =
-          PyType_Check(object) &&
-          (base.exact ? reinterpret_cast<PyObject *>(type) == object
-                      : PyType_IsSubtype(
-                            type, reinterpret_cast<PyTypeObject *>(object)));
-      Py_DECREF(object);
-      if (matches) {
-        kind = base.kind;
-        break;
-      }
-    }
-    Py_DECREF(numpy);
-  }
-  if (PyErr_Occurred())
+  if (!numpy) {
+    // Not (yet) imported, or the lookup failed: ask again next time.
     PyErr_Clear();
+    return NumpyScalar::None;
+  }
+  // Integers of any width convert exactly (__index__); of the reals
+  // float16, float32 and float64 (a Python float, here for its truth), not
+  // longdouble (beyond float64's range it must stay an error where the
+  // general call checks).
+  struct Base {
+    const char *attribute;
+    NumpyScalar kind;
+    bool exact;
+  };
+  static const Base bases[] = {{"integer", NumpyScalar::Integer, false},
+                               {"float16", NumpyScalar::Real, true},
+                               {"float32", NumpyScalar::Real, true},
+                               {"float64", NumpyScalar::Real, true},
+                               {"bool_", NumpyScalar::Bool, true}};
+  for (const Base &base : bases) {
+    PyObject *object = PyObject_GetAttrString(numpy, base.attribute);
+    if (!object) {
+      PyErr_Clear();
+      continue;
+    }
+    bool matches =
+        PyType_Check(object) &&
+        (base.exact ? reinterpret_cast<PyObject *>(type) == object
+                    : PyType_IsSubtype(
+                          type, reinterpret_cast<PyTypeObject *>(object)));
+    Py_DECREF(object);
+    if (matches) {
+      kind = base.kind;
+      break;
+    }
+  }
+  Py_DECREF(numpy);
   // Static types live as long as the process: remember the answer.
   if (numSeen < static_cast<int>(std::size(seen)))
     seen[numSeen++] = {type, kind};

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <set>
 
@@ -256,6 +257,21 @@ TEST(OutputOverlapTest, TranslatesAgreeWithTheirElements) {
   // Both outcomes occur.
   EXPECT_GT(passed, 300);
   EXPECT_GT(failed, 300);
+}
+
+TEST(OutputOverlapTest, TranslatesWithTheMostNegativeStride) {
+  // Elements {0, 1, -2^63, -2^63 + 1} and {1, 2, -2^63 + 1, -2^63 + 2} of
+  // one-byte elements from a base of 2^63: they share two (the stride's
+  // magnitude, 2^63, does not fit in int64).
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  StridedLayout a{{2, 2}, {kMin, 1}, 0};
+  StridedLayout b{{2, 2}, {kMin, 1}, 1};
+  OperandBuffer buffer{uint64_t(1) << 63, 1};
+  EXPECT_FALSE(checkOutputOverlap({a, b}, {buffer, buffer}, 1));
+  EXPECT_FALSE(checkOutputOverlap({a, b}, {buffer, buffer}, 2));
+  // Two apart instead of one: {2, 3, -2^63 + 2, -2^63 + 3} shares nothing.
+  StridedLayout c{{2, 2}, {kMin, 1}, 2};
+  expectNoOverlap({a, c}, {buffer, buffer}, 1);
 }
 
 TEST(OutputOverlapTest, OtherIntersectingRangesAreConservativelyRejected) {
