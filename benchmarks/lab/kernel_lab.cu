@@ -439,6 +439,21 @@ __device__ void store4WithPolicy(float *p, float4 v, uint64_t policy) {
                : "memory");
 }
 
+/// Where output element i (of rows of 64 floats) of rank5_sliced reads x:
+/// row r starts at (r / rowsPerSlab) * slabStride + (r % rowsPerSlab) * 65.
+__device__ const float *rank5Source(const float *x, int rowsPerSlab,
+                                    int64_t slabStride, int64_t i) {
+  int64_t row = i / 64;
+  return x + (row / rowsPerSlab) * slabStride + (row % rowsPerSlab) * 65 +
+         i % 64;
+}
+
+/// rank5_sliced's x * 3 + 1 of four values.
+__device__ float4 scaleShift(const float v[4]) {
+  return make_float4(v[0] * 3.0f + 1.0f, v[1] * 3.0f + 1.0f, v[2] * 3.0f + 1.0f,
+                     v[3] * 3.0f + 1.0f);
+}
+
 // rank5_sliced_scalar_f32's shape: out (contiguous, rows of 64 floats) =
 // x * 3 + 1, where row r of x starts at x + (r / rowsPerSlab) * slabStride
 // + (r % rowsPerSlab) * 65 (rows misaligned, so x is read element by
@@ -455,9 +470,7 @@ __device__ void rowsScaleShift(const float *__restrict__ x,
 #pragma unroll
   for (int k = 0; k < STEPS; ++k) {
     int64_t i = first + (int64_t(k) * 128 + threadIdx.x) * 4;
-    int64_t row = i / 64;
-    const float *src = x + (row / rowsPerSlab) * slabStride +
-                       (row % rowsPerSlab) * 65 + i % 64;
+    const float *src = rank5Source(x, rowsPerSlab, slabStride, i);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       v[k][j] = loadWithPolicy<LOAD>(src + j, loadPolicy);
@@ -465,11 +478,7 @@ __device__ void rowsScaleShift(const float *__restrict__ x,
 #pragma unroll
   for (int k = 0; k < STEPS; ++k) {
     int64_t i = first + (int64_t(k) * 128 + threadIdx.x) * 4;
-    store4WithPolicy<STORE>(
-        out + i,
-        make_float4(v[k][0] * 3.0f + 1.0f, v[k][1] * 3.0f + 1.0f,
-                    v[k][2] * 3.0f + 1.0f, v[k][3] * 3.0f + 1.0f),
-        storePolicy);
+    store4WithPolicy<STORE>(out + i, scaleShift(v[k]), storePolicy);
   }
 }
 
@@ -541,13 +550,12 @@ __device__ void copyTile(const float *__restrict__ x, float *__restrict__ out,
   float4 v[STEPS];
 #pragma unroll
   for (int k = 0; k < STEPS; ++k)
-    v[k] = loadPrefetching<PREFETCH>(
-        x + first + (int64_t(k) * THREADS + threadIdx.x) * 4);
+    v[k] = loadPrefetching<PREFETCH>(x + first +
+                                     (int64_t(k) * THREADS + threadIdx.x) * 4);
 #pragma unroll
   for (int k = 0; k < STEPS; ++k)
-    *reinterpret_cast<float4 *>(out + first +
-                                (int64_t(k) * THREADS + threadIdx.x) * 4) =
-        v[k];
+    *reinterpret_cast<float4 *>(
+        out + first + (int64_t(k) * THREADS + threadIdx.x) * 4) = v[k];
 }
 
 template <int THREADS, int STEPS, int ORDER, int PREFETCH>
@@ -605,9 +613,7 @@ __device__ void alignedRowsTile(const float *__restrict__ x,
 #pragma unroll
   for (int k = 0; k < STEPS; ++k) {
     int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
-    int64_t row = i / 64;
-    const float *src = x + (row / rowsPerSlab) * slabStride +
-                       (row % rowsPerSlab) * 65 + i % 64;
+    const float *src = rank5Source(x, rowsPerSlab, slabStride, i);
     int m = (reinterpret_cast<uintptr_t>(src) >> 2) & 3;
     const float4 *base = reinterpret_cast<const float4 *>(src - m);
     float4 a = base[0];
@@ -623,9 +629,7 @@ __device__ void alignedRowsTile(const float *__restrict__ x,
 #pragma unroll
   for (int k = 0; k < STEPS; ++k) {
     int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
-    *reinterpret_cast<float4 *>(out + i) =
-        make_float4(r[k][0] * 3.0f + 1.0f, r[k][1] * 3.0f + 1.0f,
-                    r[k][2] * 3.0f + 1.0f, r[k][3] * 3.0f + 1.0f);
+    *reinterpret_cast<float4 *>(out + i) = scaleShift(r[k]);
   }
 }
 
@@ -640,9 +644,7 @@ __device__ void scalarRowsTile(const float *__restrict__ x,
 #pragma unroll
   for (int k = 0; k < STEPS; ++k) {
     int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
-    int64_t row = i / 64;
-    const float *src = x + (row / rowsPerSlab) * slabStride +
-                       (row % rowsPerSlab) * 65 + i % 64;
+    const float *src = rank5Source(x, rowsPerSlab, slabStride, i);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       v[k][j] = src[j];
@@ -650,17 +652,15 @@ __device__ void scalarRowsTile(const float *__restrict__ x,
 #pragma unroll
   for (int k = 0; k < STEPS; ++k) {
     int64_t i = first + (int64_t(k) * THREADS + threadIdx.x) * 4;
-    *reinterpret_cast<float4 *>(out + i) =
-        make_float4(v[k][0] * 3.0f + 1.0f, v[k][1] * 3.0f + 1.0f,
-                    v[k][2] * 3.0f + 1.0f, v[k][3] * 3.0f + 1.0f);
+    *reinterpret_cast<float4 *>(out + i) = scaleShift(v[k]);
   }
 }
 
 #define GRID_ROWS(KIND, TILE, THREADS, STEPS, ORDER)                           \
   extern "C" __global__ void __launch_bounds__(THREADS)                        \
-      KIND##_t##THREADS##_s##STEPS##_o##ORDER(                                 \
-          const float *x, float *out, int rowsPerSlab, int64_t slabStride,     \
-          int64_t n) {                                                         \
+      KIND##_t##THREADS##_s##STEPS##_o##ORDER(const float *x, float *out,      \
+                                              int rowsPerSlab,                 \
+                                              int64_t slabStride, int64_t n) { \
     int64_t tiles = n / (THREADS * STEPS * 4);                                 \
     if (ORDER == 0) {                                                          \
       TILE<THREADS, STEPS>(x, out, rowsPerSlab, slabStride, blockIdx.x);       \

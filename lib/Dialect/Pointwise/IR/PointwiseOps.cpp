@@ -84,6 +84,16 @@ Type MapOp::getScalarTypeOf(Type operandType) {
   return operandType;
 }
 
+SmallVector<OpOperand *> MapOp::getMemRefOperandsOutputsFirst() {
+  SmallVector<OpOperand *> operands;
+  for (OpOperand &output : getOutputsMutable())
+    operands.push_back(&output);
+  for (OpOperand &input : getInputsMutable())
+    if (isa<MemRefType>(input.get().getType()))
+      operands.push_back(&input);
+  return operands;
+}
+
 SmallVector<int64_t> MapOp::getIterationShape() {
   std::optional<SmallVector<int64_t>> shape;
   for (Value output : getOutputs()) {

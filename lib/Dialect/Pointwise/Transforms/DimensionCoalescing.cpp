@@ -26,18 +26,6 @@ using namespace pointwise;
 
 namespace {
 
-/// The map's memref operands in the order the layout algebra wants them:
-/// outputs first, then memref inputs.
-SmallVector<OpOperand *> getMemRefOperandsOutputsFirst(MapOp map) {
-  SmallVector<OpOperand *> operands;
-  for (OpOperand &output : map.getOutputsMutable())
-    operands.push_back(&output);
-  for (OpOperand &input : map.getInputsMutable())
-    if (isa<MemRefType>(input.get().getType()))
-      operands.push_back(&input);
-  return operands;
-}
-
 /// The static layout of `type`, or nothing when a size or stride is dynamic.
 /// A dynamic offset is fine: coalescing never changes offsets.
 std::optional<layout::StridedLayout> getStaticLayout(MemRefType type) {
@@ -84,7 +72,7 @@ struct CoalesceDimsPass
   }
 
   LogicalResult coalesce(IRRewriter &rewriter, MapOp map) {
-    SmallVector<OpOperand *> operands = getMemRefOperandsOutputsFirst(map);
+    SmallVector<OpOperand *> operands = map.getMemRefOperandsOutputsFirst();
     std::vector<layout::StridedLayout> layouts;
     for (OpOperand *operand : operands) {
       std::optional<layout::StridedLayout> staticLayout =

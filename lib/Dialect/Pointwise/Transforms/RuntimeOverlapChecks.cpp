@@ -41,11 +41,8 @@ constexpr llvm::StringLiteral kCheckName = "pwCheckMapOverlap";
 
 /// The memref operands in the runtime's order: outputs, then memref inputs.
 SmallVector<Value> checkedOperands(MapOp map) {
-  SmallVector<Value> operands(map.getOutputs());
-  for (Value input : map.getInputs())
-    if (isa<MemRefType>(input.getType()))
-      operands.push_back(input);
-  return operands;
+  return llvm::map_to_vector(map.getMemRefOperandsOutputsFirst(),
+                             [](OpOperand *operand) { return operand->get(); });
 }
 
 /// Whether only the run-time addresses or layouts can tell that `map` is

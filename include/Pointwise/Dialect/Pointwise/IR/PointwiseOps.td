@@ -132,6 +132,11 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     /// with a dim static as soon as any output knows it.
     ::llvm::SmallVector<int64_t> getIterationShape();
 
+    /// The memref operands in the order of the layout algebra and the
+    /// runtime (operand #i of their messages): outputs first, then the
+    /// memref inputs.
+    ::llvm::SmallVector<::mlir::OpOperand *> getMemRefOperandsOutputsFirst();
+
     unsigned getNumInputs() { return getInputs().size(); }
     unsigned getNumOutputs() { return getOutputs().size(); }
     ::mlir::Block *getBodyBlock() { return &getBody().front(); }
