@@ -11,6 +11,7 @@
 #include "CheckedArithmetic.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -164,14 +165,55 @@ static bool solvesTranslate(const ElementLattice &lattice,
   return false;
 }
 
+/// Whether some byte of an element of `a` may be a byte of an element of
+/// `b`, by residues: every distance between their elements' first bytes is
+/// congruent, modulo the gcd g of all their byte strides (dims of size > 1),
+/// to the distance between their first elements, and two elements share a
+/// byte only if that distance lies in [-(size of a's elements - 1), size of
+/// b's - 1]. False proves they share none, for views of any strides and
+/// element sizes: a[::2] and a[1::4], or an f32 view against the odd f16
+/// halves of the same words.
+static bool mayShareAByteByResidue(const StridedLayout &a,
+                                   const OperandBuffer &aBuf,
+                                   const StridedLayout &b,
+                                   const OperandBuffer &bBuf) {
+  // Both byte ranges were computed without overflow, so a byte stride of a
+  // dim of size > 1 is below 2^64.
+  uint64_t gcd = 0;
+  auto addStrides = [&](const StridedLayout &layout, int64_t elementBytes) {
+    for (unsigned d = 0; d < layout.rank(); ++d)
+      if (layout.sizes[d] > 1)
+        gcd = std::gcd(gcd, detail::magnitude(layout.strides[d]) *
+                                static_cast<uint64_t>(elementBytes));
+  };
+  addStrides(a, aBuf.elementByteSize);
+  addStrides(b, bBuf.elementByteSize);
+  if (gcd == 0)
+    return true; // one element each, and their ranges intersect
+  Wide distance = static_cast<Wide>(aBuf.baseAddress) +
+                  static_cast<Wide>(a.offset) * aBuf.elementByteSize -
+                  (static_cast<Wide>(bBuf.baseAddress) +
+                   static_cast<Wide>(b.offset) * bBuf.elementByteSize);
+  Wide modulus = gcd;
+  Wide lowest = 1 - aBuf.elementByteSize;
+  Wide span = aBuf.elementByteSize + bBuf.elementByteSize - 1;
+  if (span >= modulus)
+    return true;
+  Wide fromLowest = ((distance - lowest) % modulus + modulus) % modulus;
+  return fromLowest < span;
+}
+
 /// Whether two operands whose byte ranges intersect may share an element,
-/// false only where that is proven: views of one element size whose
-/// element sets are translates of each other (equal sizes and strides, such
-/// as a[::2] and a[1::2], or two columns of a matrix) by a whole number of
-/// elements that no combination of their strides reaches.
+/// false only where that is proven: by residues (mayShareAByteByResidue),
+/// or for views of one element size whose element sets are translates of
+/// each other (equal sizes and strides, such as a[::2] and a[1::2], or two
+/// columns of a matrix) by a whole number of elements that no combination
+/// of their strides reaches.
 static bool mayShareAnElement(const StridedLayout &a, const OperandBuffer &aBuf,
                               const StridedLayout &b,
                               const OperandBuffer &bBuf) {
+  if (!mayShareAByteByResidue(a, aBuf, b, bBuf))
+    return false;
   if (aBuf.elementByteSize != bBuf.elementByteSize)
     return true;
   ElementLattice aLattice = toLattice(a), bLattice = toLattice(b);

@@ -22,12 +22,16 @@
 //     read before it is written by the same thread.
 //
 // Overlap between two views is decided on memory ranges [lowest byte,
-// highest byte + element size) and, where those intersect, exactly for views
-// that are translates of each other (one element size, the same sizes and
-// strides: a[::2] and a[1::2], two columns of a matrix), which share an
-// element only if their distance is a combination of their strides that
-// stays within their sizes. Other views whose ranges intersect are reported
-// as overlapping, conservatively (docs/Layout.md).
+// highest byte + element size) and, where those intersect, by residues:
+// every distance between their elements is congruent to the distance
+// between their first elements modulo the gcd of all their byte strides,
+// so views whose elements stay apart modulo that gcd share no byte
+// (a[::2] and a[1::4], f16 halves of f32 words). Views that are translates
+// of each other (one element size, the same sizes and strides: a[::2] and
+// a[1::2], two columns of a matrix) are then decided exactly: they share
+// an element only if their distance is a combination of their strides
+// that stays within their sizes. Other views whose ranges intersect are
+// reported as overlapping, conservatively (docs/Layout.md).
 //
 //===----------------------------------------------------------------------===//
 

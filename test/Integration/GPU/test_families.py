@@ -592,8 +592,9 @@ def test_partial_overlap_is_rejected():
 
 
 def test_interleaved_views_that_share_no_element_run():
-    # a[1::2] = a[::2] + a[::2], and column 0 of a matrix from column 1: the
-    # byte ranges intersect, the elements do not (docs/Layout.md).
+    # a[1::2] = a[::2] + a[::2], column 0 of a matrix from column 1, and odd
+    # elements from even ones at other strides: the byte ranges intersect,
+    # the elements do not (docs/Layout.md).
     buffer = rnd(2048)
     expected = buffer.clone()
     expected[1::2] = buffer[::2] + buffer[::2]
@@ -609,6 +610,19 @@ def test_interleaved_views_that_share_no_element_run():
     # Shifted by one row: row r of the output is row r + 1 of the input.
     with pytest.raises(pw.PointwiseError) as info:
         add(matrix[1:, 1], matrix[1:, 1], matrix[:-1, 1])
+    assert info.value.status == pw.PW_ERROR_LAYOUT
+    # Different strides: a[1::4] = a[0:1024:2] + a[2:1026:2], odd elements
+    # from even ones (apart modulo the gcd of the strides, 2 elements).
+    buffer = rnd(2048)
+    expected = buffer.clone()
+    expected[1::4] = buffer[0:1024:2] + buffer[2:1026:2]
+    add(buffer[0:1024:2], buffer[2:1026:2], buffer[1::4])
+    torch.cuda.synchronize()
+    assert torch.equal(buffer, expected)
+    # a[0:9:3] = a[1:12:4] (elements 0, 3, 6 and 1, 5, 9): no shared element
+    # either, but a gcd of one element: rejected, conservatively.
+    with pytest.raises(pw.PointwiseError) as info:
+        add(buffer[1:12:4], buffer[1:12:4], buffer[0:9:3])
     assert info.value.status == pw.PW_ERROR_LAYOUT
 
 

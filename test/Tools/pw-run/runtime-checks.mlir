@@ -54,7 +54,7 @@
 // SHIFT: pointwise.map: output operand #0 partially overlaps input operand #1; only exact aliasing (same address, element size, sizes and strides) is allowed
 // SHIFT-NEXT: ERROR: Runtime op verification failed
 // SHIFT-NEXT: pointwise.map: an output overlaps itself or another output, or partially overlaps an input (operands numbered outputs first, then memref inputs; pwCheckMapOverlap printed which to stderr)
-// SHIFT-NEXT: Location: loc({{.*}}runtime-checks.mlir":[[# @LINE + 73]]:3)
+// SHIFT-NEXT: Location: loc({{.*}}runtime-checks.mlir":[[# @LINE + 78]]:3)
 // SHIFT: pw-run: 'shift': a run-time check failed
 // The same view read and written (in place), and views that do not overlap,
 // run; so does a shift by a dynamic 0 (exact aliasing).
@@ -66,13 +66,18 @@
 // SHIFT0: [0, 1, 2, 3, 4, 5, 6, 7]
 // RUN: not pw-run %s --entry shift_by --arg 8 --arg =2 2>&1 | FileCheck %s --check-prefix=SHIFT2
 // SHIFT2: output operand #0 partially overlaps input operand #1
-// Views that interleave without sharing an element (a[1::2] = a[::2]: the
-// same sizes and strides, so compared element by element) run; views that
-// interleave with other strides are reported, conservatively.
+// Views that interleave without sharing an element run: a[1::2] = a[::2]
+// (the same sizes and strides, so compared element by element), and
+// a[1::4] = a[0:4:2] (odd against even elements: apart modulo the gcd of
+// their strides). Views that interleave with strides whose gcd is one
+// element are reported, conservatively: a[0::3] = a[1::4] (elements 0, 3,
+// 6 and 1, 5, 9) shares nothing but is rejected.
 // RUN: pw-run %s --entry interleaved --arg 8 --fill=iota --print | FileCheck %s --check-prefix=INTERLEAVED
 // INTERLEAVED: [0, 0, 2, 2, 4, 4, 6, 6]
-// RUN: not pw-run %s --entry sparse --arg 8 2>&1 | FileCheck %s --check-prefix=SPARSE
-// SPARSE: output operand #0 partially overlaps input operand #1
+// RUN: pw-run %s --entry sparse --arg 8 --fill=iota --print | FileCheck %s --check-prefix=SPARSE
+// SPARSE: [0, 0, 2, 3, 4, 2, 6, 7]
+// RUN: not pw-run %s --entry every_third --arg 10 2>&1 | FileCheck %s --check-prefix=THIRD
+// THIRD: output operand #0 partially overlaps input operand #1
 // Two outputs that overlap.
 // RUN: not pw-run %s --entry overlapping_outputs --arg 8 --arg 4 2>&1 | FileCheck %s --check-prefix=OUTPUTS2
 // OUTPUTS2: pointwise.map: output operands #0 and #1 overlap in memory
@@ -198,6 +203,16 @@ func.func @sparse(%a: memref<8xf32>) {
   %out = memref.subview %a[1][2][4] : memref<8xf32> to memref<2xf32, strided<[4], offset: 1>>
   %one = memref.subview %in[0][2][1] : memref<4xf32, strided<[2]>> to memref<2xf32, strided<[2]>>
   pointwise.map ins(%one : memref<2xf32, strided<[2]>>) outs(%out : memref<2xf32, strided<[4], offset: 1>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}
+
+func.func @every_third(%a: memref<10xf32>) {
+  %out = memref.subview %a[0][3][3] : memref<10xf32> to memref<3xf32, strided<[3]>>
+  %in = memref.subview %a[1][3][4] : memref<10xf32> to memref<3xf32, strided<[4], offset: 1>>
+  pointwise.map ins(%in : memref<3xf32, strided<[4], offset: 1>>) outs(%out : memref<3xf32, strided<[3]>>) {
   ^bb0(%x: f32):
     pointwise.yield %x : f32
   }
