@@ -84,6 +84,16 @@ def _dtype_of(framework_dtype):
 # -- torch --------------------------------------------------------------------
 
 def _torch_view(tensor):
+    torch = sys.modules["torch"]
+    if tensor.layout is not torch.strided:
+        raise TypeError("%s tensors are not supported (strided ones are)"
+                        % str(tensor.layout).replace("torch.", ""))
+    if tensor.is_neg() or tensor.is_conj():
+        raise TypeError("the tensor has its negative or conjugate bit set (a "
+                        "view such as x.conj().imag or torch._neg_view(x)): "
+                        "its memory does not hold its values; pass "
+                        "x.resolve_neg() / x.resolve_conj() (the decorator "
+                        "does that itself for inputs)")
     if tensor.is_cuda:
         kind, index = _CUDA, tensor.get_device()
     elif tensor.is_cpu:
@@ -178,6 +188,10 @@ def _interface_view(obj, interface):
     if byte_strides is None:
         strides = _row_major_strides(shape)
     else:
+        if len(byte_strides) != len(shape):
+            raise TypeError("invalid __cuda_array_interface__ %s: %d strides "
+                            "for %d dims" % (_short(interface),
+                                             len(byte_strides), len(shape)))
         if any(s % size for s in byte_strides):
             raise ValueError("byte strides %r are not multiples of the "
                              "element size %d" % (tuple(byte_strides), size))

@@ -283,6 +283,13 @@ def _save(compiler, handle, path):
             return "cannot read back %s" % temporary
         fd, digest_temporary = tempfile.mkstemp(".sha256.tmp", ".pwc-",
                                                 directory)
+        # mkstemp makes the file private; give the digest the library's
+        # permissions (pwcSave created that file under the umask), so that
+        # a cache others may read is usable by them.
+        try:
+            os.fchmod(fd, os.stat(temporary).st_mode & 0o777)
+        except OSError:
+            pass
         with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(digest + "\n")
         os.replace(temporary, path)

@@ -272,15 +272,16 @@ def promote_types(a, b):
     return a if a.itemsize >= b.itemsize else b
 
 
-_KINDS = ("tensor", "scalar")
+_KINDS = ("tensor", "zerodim", "scalar")
 
 
 @dataclasses.dataclass(frozen=True)
 class Operand:
     """An operand of type promotion: its dtype and its kind.
 
-    ``kind`` is ``"tensor"`` (a tensor with one or more dims) or ``"scalar"``
-    (a Python number: PyTorch's *wrapped number*). ``dtype`` is anything
+    ``kind`` is ``"tensor"`` (a tensor with one or more dims),
+    ``"zerodim"`` (a PyTorch tensor with no dims) or ``"scalar"`` (a Python
+    number: PyTorch's *wrapped number*). ``dtype`` is anything
     :func:`as_dtype` accepts.
     """
 
@@ -291,7 +292,8 @@ class Operand:
         object.__setattr__(self, "dtype", as_dtype(self.dtype))
         if self.kind not in _KINDS:
             raise ValueError(
-                f"unknown operand kind {self.kind!r}: expected 'tensor' or 'scalar'"
+                f"unknown operand kind {self.kind!r}: expected 'tensor', "
+                "'zerodim' or 'scalar'"
             )
 
     @classmethod
@@ -331,14 +333,15 @@ def result_type(*operands):
     """``torch.result_type`` of :class:`Operand` s (PyTorch's ResultTypeState).
 
     Operands fall into priority classes, each promoted separately with
-    :func:`promote_types`: tensors, and wrapped numbers (``"scalar"``).
-    PyTorch's third class, zero-dim tensors, does not occur: every tensor
-    counts as a tensor with dims. A wrapped floating number counts as the
-    default dtype, float32. The classes are then combined from the highest
-    priority down; a lower class only changes the result when its category
-    is higher (an integer tensor with a float scalar gives float32, a bool
-    tensor with an int scalar int64, but an int8 tensor with an int scalar
-    stays int8 and a float16 tensor with a float scalar float16).
+    :func:`promote_types`: tensors with dims (``"tensor"``), zero-dim
+    tensors (``"zerodim"``), and wrapped numbers (``"scalar"``). A wrapped
+    floating number counts as the default dtype, float32. The classes are
+    then combined from the highest priority down; a lower class only changes
+    the result when its category is higher (an integer tensor with a float
+    scalar gives float32, a bool tensor with an int scalar int64, but an
+    int8 tensor with an int scalar stays int8, a float16 tensor with a float
+    scalar float16, and a float32 tensor with a zero-dim float64 tensor
+    float32).
 
     Each operand may also be given as a bare dtype (a tensor) or a Python
     number (a scalar).
@@ -346,7 +349,7 @@ def result_type(*operands):
     if not operands:
         raise TypeError("result_type() needs at least one operand")
     dim_result = None
-    zero_dim_result = None  # PyTorch's zero-dim tensors; not modelled here
+    zero_dim_result = None
     wrapped_result = None
     for operand in operands:
         if isinstance(operand, (bool, int, float)):
@@ -355,6 +358,9 @@ def result_type(*operands):
             operand = Operand(operand, "tensor")
         if operand.kind == "tensor":
             dim_result = _promote_skip_undefined(dim_result, operand.dtype)
+        elif operand.kind == "zerodim":
+            zero_dim_result = _promote_skip_undefined(zero_dim_result,
+                                                      operand.dtype)
         else:
             current = float32 if operand.dtype.is_floating else operand.dtype
             wrapped_result = _promote_skip_undefined(wrapped_result, current)

@@ -524,10 +524,19 @@ class PointwiseFunction:
         views = []
         signature = []
         values = []
+        zero_dim = []  # input positions of PyTorch tensors with no dims
+        copies = []  # inputs with a negative bit, resolved into new tensors
         first = None
         as_view = _arrays.as_view
+        torch = sys.modules.get("torch")
         for i, (value, tensor) in enumerate(zip(args, self.is_tensor)):
             if tensor:
+                if torch is not None and isinstance(value, torch.Tensor) and \
+                        value.is_neg():
+                    # Its memory holds the values negated (x.conj().imag):
+                    # read a copy that holds them, as eager ops do.
+                    value = value.resolve_neg()
+                    copies.append(value)
                 if isinstance(value, complex) or \
                         _scalar_category(value) is not None:
                     raise TypeError("%s: argument %d is declared a tensor "
@@ -544,6 +553,8 @@ class PointwiseFunction:
                 views.append(view)
                 values.append(view)
                 signature.append((view.dtype, "tensor"))
+                if not view.shape and view.framework == "torch":
+                    zero_dim.append(i)
                 if first is None:
                     first = view
             else:
@@ -578,13 +589,16 @@ class PointwiseFunction:
                 raise ValueError("%s: arguments on different devices: %s and %s"
                                  % (name, first.device_name, view.device_name))
 
-        # Output dtypes.
-        promoted = self._promotions.get(signature)
+        # Output dtypes: PyTorch's zero-dim tensors promote as their own
+        # class, below tensors with dims (torch.result_type).
+        zero_dim = tuple(zero_dim)
+        promoted = self._promotions.get((signature, zero_dim))
         if promoted is None:
-            operands = [_dtypes.Operand(d, k) for d, k in signature]
+            operands = [_dtypes.Operand(d, "zerodim" if i in zero_dim else k)
+                        for i, (d, k) in enumerate(signature)]
             promoted = tuple(_promotion.output_dtype(rule, operands)
                              for rule in self.rules)
-            self._promotions[signature] = promoted
+            self._promotions[(signature, zero_dim)] = promoted
         out_dtypes = []
         for k, view in enumerate(out_views):
             if view is None:
@@ -606,15 +620,27 @@ class PointwiseFunction:
             missing = forced_rank - len(shape)
             shape = (1,) * missing + shape
             dense = None if dense is None else (0,) * missing + dense
+        given = None  # without tensor inputs, the first output given
         for k, view in enumerate(out_views):
             if view is None:
                 continue
-            if not views:
+            if views:
+                if tuple(view.shape) != shape:
+                    raise ValueError("%s: out%d has shape %s, but the inputs "
+                                     "broadcast to %s"
+                                     % (name, k, list(view.shape), list(shape)))
+            elif given is None:
+                given = k
                 shape = tuple(view.shape)
+                if forced_rank is not None and len(shape) != forced_rank:
+                    raise ValueError("%s: instantiated for rank %d, but out%d "
+                                     "has rank %d (shape %s)"
+                                     % (name, forced_rank, k, len(shape),
+                                        list(shape)))
             elif tuple(view.shape) != shape:
-                raise ValueError("%s: out%d has shape %s, but the inputs "
-                                 "broadcast to %s" % (name, k, list(view.shape),
-                                                      list(shape)))
+                raise ValueError("%s: out%d has shape %s, but out%d has shape "
+                                 "%s" % (name, k, list(view.shape), given,
+                                         list(shape)))
         rank = len(shape)
         results = list(out)
         for k, view in enumerate(out_views):
@@ -642,15 +668,29 @@ class PointwiseFunction:
         for view in out_views:
             packed.extend(_descriptor(view, rank))
         if device[0] == "cuda":
-            launcher.select(device[1], _Stream.handle(first))
+            stream = _Stream.handle(first)
+            launcher.select(device[1], stream)
         launcher.launch(packed)
+        if copies and device[0] == "cuda" and first.framework != "torch":
+            # The copies were made on torch's current stream; the kernel
+            # reads them on another framework's: keep their memory until it
+            # is done.
+            for copy in copies:
+                copy.record_stream(torch.cuda.ExternalStream(stream))
         # The fast path's plan: only for outputs of the promoted dtypes (a
         # call with other preallocated outputs must not change what later
-        # calls allocate).
+        # calls allocate), for inputs the fast paths take themselves (exact
+        # torch tensors, keyed by their own dtypes, not a StridedBuffer's or
+        # another view's), and not from a call that mixes zero-dim tensors
+        # with others (the fast paths' tensors share one shape, so their
+        # promotion would differ).
         if device[0] == "cuda" and first.framework == "torch" and views and \
-                tuple(out_dtypes) == promoted:
+                tuple(out_dtypes) == promoted and \
+                len(zero_dim) in (0, len(views)) and \
+                all(type(a) is sys.modules["torch"].Tensor
+                    for a, t in zip(args, self.is_tensor) if t):
             torch = sys.modules["torch"]
-            key = (tuple(v.owner.dtype for v in views),
+            key = (tuple(a.dtype for a, t in zip(args, self.is_tensor) if t),
                    tuple(type(a) for a, t in zip(args, self.is_tensor) if not t),
                    rank, device[1])
             codes = "".join(" " if kind is None else _PACK_CODES[kind.name]
@@ -678,7 +718,7 @@ class PointwiseFunction:
         params = [_trace.Param("tensor", o.dtype, rank) if o.kind == "tensor"
                   else _trace.Param("scalar", o.dtype, 0) for o in operands]
         source = _trace.trace_function(self.fn, params, list(out_dtypes),
-                                       self._symbol)
+                                       self._symbol, rank=rank)
         if device[0] == "cuda":
             options = "target=cuda chip=%s format=%s" % (
                 runtime.device_arch(device[1]), _gpu_format())
@@ -739,7 +779,8 @@ def _build_fast_path(function):
     lines.append("    shape = a%d.shape" % t0)
     same = " and ".join(["a%d.is_cuda" % t0] +
                         ["a%d.shape == shape" % i for i in tensors[1:]] +
-                        ["a%d.is_contiguous()" % i for i in tensors])
+                        ["a%d.is_contiguous()" % i for i in tensors] +
+                        ["not a%d.is_neg()" % i for i in tensors])
     lines.append("    if not (%s):" % same)
     lines.append("        return slow(args, outputs, None)")
     lines.append("    device = a%d.get_device()" % t0)
@@ -769,7 +810,8 @@ def _build_fast_path(function):
                      % (o, t0, o, t0, t0, o))
         lines.append("    elif type(o%d) is not T or o%d.shape != shape or "
                      "o%d.dtype is not out_dtypes[%d] or not o%d.is_contiguous() "
-                     "or o%d.get_device() != device:" % (o, o, o, o, o, o))
+                     "or o%d.get_device() != device or o%d.is_neg():"
+                     % (o, o, o, o, o, o, o))
         lines.append("        return slow(args, {%s}, None)" % ", ".join(
             "'out%d': o%d" % (q, q) for q in range(k)))
     lines.append("    stride = a%d.stride()" % t0)

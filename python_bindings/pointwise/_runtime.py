@@ -25,6 +25,7 @@ stream, which is PyTorch's default stream too).
 import ctypes
 import enum
 import inspect
+import numbers
 import os
 import struct
 import sys
@@ -195,6 +196,15 @@ def _torch_dtype_codes():
 def _torch_dtypes_of(code):
     """The torch dtypes matching element type `code` (a frozenset)."""
     return frozenset(d for d, c in _torch_dtype_codes().items() if c == code)
+
+
+def _is_real_number(value):
+    """Whether `value` is a bool, int, float or real NumPy scalar (bool_
+    included): what the families' scalar slots take."""
+    if isinstance(value, numbers.Real):
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.bool_)
 
 
 def _bf16_bits(value):
@@ -738,6 +748,7 @@ class Family:
             "_S": Strided,
             "_struct_error": struct.error,
             "_bf16": self._bf16_argument,
+            "_boolean": self._boolean_argument,
         }
         self._namespace = ns
         n = self.num_arguments
@@ -749,13 +760,19 @@ class Family:
             if not a.is_memref:
                 if self._codes[i] == ElementType.BF16:
                     body.append("    %s = _bf16(%d, %s)" % (v, i, v))
+                elif self._codes[i] == ElementType.I1:
+                    # struct's '?' takes the truth of anything: only
+                    # numbers (and NumPy's bool_), as the C call takes.
+                    body.append("    if type(%s) is not bool: %s = _boolean(%d, %s)"
+                                % (v, v, i, v))
                 pack.append(v)
                 continue
             r = a.rank
             output = i in self.outputs
             ns["_D%d" % i] = frozenset()  # torch dtypes, filled on first use
             body += [
-                "    if type(%s) is _T and %s.dtype in _D%d and %s.is_cuda:" % (v, v, i, v),
+                "    if type(%s) is _T and %s.dtype in _D%d and %s.is_cuda and "
+                "not %s.is_neg():" % (v, v, i, v, v),
                 "        p%d = %s.data_ptr(); o%d = 0; s%d = %s.shape; t%d = %s.stride()"
                 % (i, v, i, i, v, i, v),
                 "    elif type(%s) is _S and %s.code == %d and not %s.readonly:"
@@ -914,6 +931,15 @@ class Family:
                 raise self._argument_error(
                     index, "the tensor is on %s; families take CUDA tensors"
                     % value.device)
+            if value.layout is not torch.strided:
+                raise self._argument_error(
+                    index, "%s tensors are not supported (strided ones are)"
+                    % str(value.layout).replace("torch.", ""))
+            if value.is_neg() or value.is_conj():
+                raise self._argument_error(
+                    index, "the tensor has its negative or conjugate bit set "
+                    "(a view such as x.conj().imag): its memory does not hold "
+                    "its values; pass x.resolve_neg() / x.resolve_conj()")
             return value.data_ptr(), 0, tuple(value.shape), tuple(value.stride())
         if isinstance(value, Strided):
             if value.code != code:
@@ -993,11 +1019,24 @@ class Family:
                     % (size, d, static), ValueError)
 
     def _bf16_argument(self, index, value):
+        if not _is_real_number(value):
+            raise self._argument_error(
+                index, "cannot pass %r as a scalar bf16: expected a real "
+                "number" % (value,))
         try:
             return _bf16_bits(value)
         except (TypeError, ValueError, OverflowError) as e:
             raise self._argument_error(
-                index, "cannot pass %r as a scalar bf16 (%s)" % (value, e)) from None
+                index, "cannot pass %r as a scalar bf16 (%s)" % (value, e),
+                OverflowError if isinstance(e, OverflowError) else
+                TypeError) from None
+
+    def _boolean_argument(self, index, value):
+        if not _is_real_number(value):
+            raise self._argument_error(
+                index, "cannot pass %r as a scalar i1: expected a bool or a "
+                "real number" % (value,))
+        return bool(value)
 
     def _bad_scalars(self, values, error):
         """The error for values that could not be packed: a scalar of the
@@ -1009,9 +1048,17 @@ class Family:
             try:
                 struct.pack("<" + code, values[i])
             except (struct.error, OverflowError, TypeError, ValueError) as e:
+                # A number that does not fit is out of range; anything else
+                # is of the wrong kind.
+                value = values[i]
+                out_of_range = isinstance(e, OverflowError) or (
+                    isinstance(e, struct.error) and
+                    (isinstance(value, numbers.Integral) if code in "bhiq"
+                     else _is_real_number(value)))
                 return self._argument_error(
                     i, "cannot pass %r as a scalar %s (%s)"
-                    % (values[i], a.element_type, e))
+                    % (values[i], a.element_type, e),
+                    OverflowError if out_of_range else TypeError)
         return TypeError("%s: cannot pack the arguments: %s" % (self.name, error))
 
     def __call__(self, *args):  # replaced per family by _build_call

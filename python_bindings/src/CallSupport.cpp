@@ -79,6 +79,10 @@ bool readThroughAttributes(PyObject *tensor, TensorInfo &info,
   if (contiguous < 0)
     return false;
   info.contiguous = contiguous == 1;
+  // A tensor with its negative bit set (x.conj().imag) holds its values
+  // negated: the general paths resolve or reject it.
+  if (isTrueMethod(tensor, names.isNeg) != 0)
+    return false;
   Ref dtype(PyObject_GetAttr(tensor, names.dtype));
   if (!dtype)
     return false;
@@ -154,11 +158,12 @@ bool internNames() {
   names.dtype = PyUnicode_InternFromString("dtype");
   names.isCuda = PyUnicode_InternFromString("is_cuda");
   names.isContiguous = PyUnicode_InternFromString("is_contiguous");
+  names.isNeg = PyUnicode_InternFromString("is_neg");
   names.getDevice = PyUnicode_InternFromString("get_device");
   names.dataPtr = PyUnicode_InternFromString("data_ptr");
   names.stride = PyUnicode_InternFromString("stride");
   return names.shape && names.dtype && names.isCuda && names.isContiguous &&
-         names.getDevice && names.dataPtr && names.stride;
+         names.isNeg && names.getDevice && names.dataPtr && names.stride;
 }
 
 PyObject *callMethod(PyObject *object, PyObject *name) {

@@ -108,7 +108,7 @@ private:
 
 /// Interned attribute names, created by `internNames()` at module init.
 struct Names {
-  PyObject *shape, *dtype, *isCuda, *isContiguous, *getDevice, *dataPtr,
+  PyObject *shape, *dtype, *isCuda, *isContiguous, *isNeg, *getDevice, *dataPtr,
       *stride;
 };
 extern Names names;

@@ -197,6 +197,12 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   PyObject *plan = findPlan(self, key.get());
   if (!plan || !PyTuple_Check(plan) || PyTuple_Size(plan) < 4)
     return slow();
+  // Held for the whole call: allocating an output runs Python code (a torch
+  // function mode, say) that may record another plan for this key or move
+  // the memo, and the output dtypes, pack codes and family are borrowed
+  // from this one.
+  Py_INCREF(plan);
+  Ref heldPlan(plan);
   PyObject *outDtypes = PyTuple_GetItem(plan, 1);
   void *family = PyLong_AsVoidPtr(PyTuple_GetItem(plan, 2));
   PyObject *codes = PyTuple_GetItem(plan, 3);

@@ -247,6 +247,10 @@ def S(dtype_or_value):
     return Operand.scalar(dtype_or_value)
 
 
+def Z(dtype):
+    return Operand(dtype, "zerodim")
+
+
 # torch.result_type with tensors (dims >= 1) and Python numbers.
 RESULT_TYPES = [
     ((T(int8), S(1000)), int8),
@@ -286,6 +290,18 @@ RESULT_TYPES = [
     ((S(True), S(2)), int64),
     ((T(float64),), float64),
     ((T(bfloat16),), bfloat16),
+    # Zero-dim tensors: a class between tensors with dims and Python numbers,
+    # with their own dtype (not the default for floats).
+    ((T(float32), Z(float64)), float32),
+    ((T(int32), Z(float64)), float64),
+    ((T(int32), Z(int64)), int32),
+    ((T(bool_), Z(int8)), int8),
+    ((T(float16), Z(float32), S(2.5)), float16),
+    ((Z(float64), S(2.5)), float64),
+    ((Z(int64), S(2.5)), float32),
+    ((Z(int8), S(1000)), int8),
+    ((Z(int8), Z(float16)), float16),
+    ((Z(float64),), float64),
 ]
 
 

@@ -104,11 +104,15 @@ _BY_CODE = {_runtime.ElementType.F32: frozenset([F32]),
 class FakeTensor:
     """What both call paths read of a torch.Tensor, over a NumPy array."""
 
-    def __init__(self, array, cuda=True, dtype=None):
+    def __init__(self, array, cuda=True, dtype=None, negative=False):
         self.array = array
         self.shape = array.shape
         self.dtype = dtype or _DTYPES[array.dtype]
         self.is_cuda = cuda
+        self.negative = negative
+
+    def is_neg(self):
+        return self.negative
 
     def data_ptr(self):
         return self.array.ctypes.data
@@ -557,3 +561,63 @@ def test_bad_construction(library):
         make((), family=0)
     with pytest.raises(TypeError):
         FamilyCall(family=1)
+
+
+@pytest.mark.parametrize("flag", ["False", "no", [0], object(), 1j, b"",
+                                  None])
+def test_flags_that_are_no_numbers_are_type_errors(family, recorder, flag):
+    """struct's '?' takes the truth of anything; a family's i1 scalar takes
+    bools and real numbers only, on both paths, and launches nothing."""
+    f = family("shift_if")
+    r = recorder(f)
+    x = np.arange(4, dtype=np.int32)
+    args = (FakeTensor(x), 1, flag, 1.0, FakeTensor(np.zeros(4, np.int32)))
+    got = outcome(f, *args)
+    assert got == outcome(lambda *a: python_call(f, *a), *args)
+    assert got[0] is TypeError
+    assert "argument #2: cannot pass" in got[1] and "scalar i1" in got[1]
+    assert r.launches == []
+
+
+@pytest.mark.parametrize("name, args, message", [
+    ("shift_if", (300, True, 1.0), "argument #1"),
+    ("widen_sum", (2**15, 1, 1), "argument #1"),
+    ("widen_sum", (1, 1, 2**63), "argument #3"),
+    ("scale_f16", (70000.0,), "argument #1"),
+    ("scale_f16", (70000,), "argument #1")])
+def test_scalars_out_of_range_are_overflow_errors(family, name, args, message):
+    f = family(name)
+    dtype = {"shift_if": np.int32, "widen_sum": np.int64,
+             "scale_f16": np.float16}[name]
+    x = np.arange(4).astype(dtype)
+    call_args = (FakeTensor(x), *args, FakeTensor(np.zeros(4, dtype)))
+    got = outcome(f, *call_args)
+    assert got == outcome(lambda *a: python_call(f, *a), *call_args)
+    assert got[0] is OverflowError and message in got[1], got
+
+
+def test_scalars_of_the_wrong_kind_stay_type_errors(family):
+    f = family("shift_if")
+    x = np.arange(4, dtype=np.int32)
+    got = outcome(f, FakeTensor(x), 1.5, True, 1.0,
+                  FakeTensor(np.zeros(4, np.int32)))
+    assert got[0] is TypeError and "argument #1" in got[1], got
+    g = family("scale_f16")
+    h = np.arange(4, dtype=np.float16)
+    got = outcome(g, FakeTensor(h), "2.5", FakeTensor(np.zeros(4, np.float16)))
+    assert got[0] is TypeError and "argument #1" in got[1], got
+
+
+def test_tensors_with_the_negative_bit_are_not_read(family, recorder):
+    """A tensor whose memory holds its values negated (x.conj().imag) is not
+    read as if it held them: the C call hands it over and the generated
+    Python rejects it."""
+    f = family("axpy")
+    r = recorder(f)
+    x = rnd(2, 3)
+    args = (FakeTensor(x, negative=True), FakeTensor(x), 1.0,
+            FakeTensor(np.zeros_like(x)))
+    got = outcome(f, *args)
+    assert got == outcome(lambda *a: python_call(f, *a), *args)
+    assert got[0] is TypeError, got
+    assert r.launches == []

@@ -27,12 +27,13 @@ class FakeTensor:
     next_address = 0x10000
 
     def __init__(self, shape, dtype="f32", device=0, contiguous=True,
-                 cuda=True):
+                 cuda=True, negative=False):
         self.shape = tuple(shape)
         self.dtype = dtype
         self.device = device
         self.contiguous = contiguous
         self.is_cuda = cuda
+        self.negative = negative
         self.address = FakeTensor.next_address
         FakeTensor.next_address += 0x10000
 
@@ -41,6 +42,9 @@ class FakeTensor:
 
     def is_contiguous(self):
         return self.contiguous
+
+    def is_neg(self):
+        return self.negative
 
     def data_ptr(self):
         return self.address
@@ -72,7 +76,7 @@ class Harness:
     """A FastPath over fakes; records launches, selections and hand-overs."""
 
     def __init__(self, module, num_inputs, scalars=(), num_outputs=1,
-                 status=0):
+                 status=0, allocate=empty_like):
         self.launches, self.devices, self.streams, self.slow_calls = [], [], [], []
         self.status = status
         self.rank = None
@@ -102,7 +106,7 @@ class Harness:
             scalar_positions=self.scalars,
             output_names=tuple("out%d" % k for k in range(num_outputs)),
             plans=self.plans, slow=self.slow, tensor_type=FakeTensor,
-            empty_like=empty_like, raw_stream=lambda device: STREAM + device,
+            empty_like=allocate, raw_stream=lambda device: STREAM + device,
             raise_error=self.raise_error)
 
     def slow(self, args, outputs, rank):
@@ -425,3 +429,59 @@ def test_tensor_access_table(fastcall):
     assert reads[:3] == [a, b, out] and len(h.slow_calls) == 1
     # Unbound: attributes again (which these tensors fail).
     assert h(a, b) == "general path"
+
+
+def test_tensors_with_the_negative_bit_go_to_the_general_path(fastcall):
+    """Their memory holds their values negated (x.conj().imag): the general
+    path resolves inputs and rejects outputs."""
+    h = Harness(fastcall, 2)
+    h.plan(["f32", "f32"], [], 1, 0, ["f32"], "  ")
+    a, b = FakeTensor((4,)), FakeTensor((4,), negative=True)
+    assert h(a, b) == "general path"
+    assert h(a, a, out0=FakeTensor((4,), negative=True)) == "general path"
+    assert not h.launches and len(h.slow_calls) == 2
+
+
+class Codes(str):
+    """Pack codes that record when they are freed."""
+    freed = []
+
+    def __del__(self):
+        Codes.freed.append(str(self))
+
+
+def test_a_plan_replaced_while_allocating_stays_valid(fastcall):
+    """Allocating an output runs Python code (a torch function mode, say);
+    when that code records a new plan for the call's key and moves the
+    remembered plan to another key, the call still holds the plan it found
+    (its pack codes are read after the allocation), not freed memory."""
+    seen_while_allocating = []
+    entered = []
+
+    def reentrant_empty_like(tensor, dtype=None):
+        if not entered:
+            entered.append(tensor)
+            key = (("f32",), (float,), 1, 0)
+            h.plans[key] = ("launcher", ("f32",), FAMILY + 1, " d")
+            h(FakeTensor((2, 2)), 1.0)  # another key: moves the memo
+            seen_while_allocating.append(list(Codes.freed))
+        return empty_like(tensor, dtype)
+
+    h = Harness(fastcall, 2, scalars=(1,), allocate=reentrant_empty_like)
+    h.plan(["f32"], [float], 2, 0, ["f32"], " d")
+    h.plan(["f32"], [float], 1, 0, ["f32"], " d")
+    h.plans[(("f32",), (float,), 1, 0)] = ("launcher", ("f32",), FAMILY,
+                                           Codes(" d"))
+    Codes.freed.clear()
+    x = FakeTensor((4,))
+    out = h(x, 0.5)
+    assert seen_while_allocating == [[]], "the plan in use was freed"
+    assert Codes.freed == [" d"]  # released when the call was done
+    # The inner call (rank 2) first, then this one with the plan it found.
+    assert [family for family, _ in h.launches] == [FAMILY, FAMILY]
+    _, values = h.launches[1]
+    assert values[0] == descriptor(x) and values[2] == descriptor(out)
+    assert values[1] == struct.pack("<d", 0.5)
+    # Later calls use the new plan.
+    h(x, 0.5)
+    assert h.launches[-1][0] == FAMILY + 1

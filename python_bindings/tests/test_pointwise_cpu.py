@@ -567,6 +567,24 @@ def test_cache_file_hash(tmp_path, monkeypatch):
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
 
+def test_cache_files_share_the_librarys_permissions(tmp_path, monkeypatch):
+    """The digest beside a cached library is as readable as the library (it
+    was private to its writer, so nobody else could use the cache)."""
+    monkeypatch.setenv("POINTWISE_CACHE_DIR", str(tmp_path))
+    old = os.umask(0o022)
+    try:
+        fn = pw.pointwise(promotion_methods=[(0, "DEFAULT")],
+                          name="shared_cache")(lambda x: x - 1)
+        _compiler.clear_memory_cache()
+        np.testing.assert_array_equal(fn(np.arange(3.0)), np.arange(3.0) - 1)
+    finally:
+        os.umask(old)
+    path = _cached_library(tmp_path)
+    library_mode = os.stat(path).st_mode & 0o777
+    assert library_mode == 0o644
+    assert os.stat(str(path) + ".sha256").st_mode & 0o777 == library_mode
+
+
 def test_cache_file_without_the_family_is_compiled_again(tmp_path, monkeypatch):
     """A library with a valid hash that lacks the family it should hold (here
     another function's) is compiled again and replaced."""
@@ -639,6 +657,53 @@ def test_scalars_must_be_real_numbers(dtype, value):
     with pytest.raises(TypeError, match=r"^%s: argument 1.* (got|but got "
                        r"a?)\s?%s" % (fn.__name__, type(value).__name__)):
         fn(a, value)
+
+
+def test_functions_of_scalars_alone_fill_their_outputs():
+    """Without tensor inputs the given outputs set the shape: every element
+    is written, at any rank, and outputs of different shapes are an error."""
+    @pw.pointwise(is_tensor=[False], dtypes=[float],
+                  promotion_methods=[(0, "DEFAULT")])
+    def fill(v):
+        return v
+
+    @pw.pointwise(is_tensor=[False], dtypes=[float], num_outputs=2,
+                  promotion_methods=[(0, "DEFAULT"), (0, "DEFAULT")])
+    def fill2(v):
+        return v, v + 1
+
+    out = np.zeros(4)
+    fill(7.0, out0=out)
+    np.testing.assert_array_equal(out, [7.0] * 4)
+    grid = np.zeros((2, 3))[:, ::-1]
+    fill(2.5, out0=grid)
+    np.testing.assert_array_equal(grid, np.full((2, 3), 2.5))
+    assert fill(1.0, out0=np.zeros(())).shape == ()
+    cube = np.zeros((2, 1, 3))
+    fill.instantiate(3)(4.0, out0=cube)
+    np.testing.assert_array_equal(cube, np.full((2, 1, 3), 4.0))
+    with pytest.raises(ValueError, match=r"^fill: instantiated for rank 3, but "
+                       r"out0 has rank 1"):
+        fill.instantiate(3)(4.0, out0=np.zeros(2))
+    a, b = fill2(1.0, out0=np.zeros((2, 2)))
+    np.testing.assert_array_equal(a, np.ones((2, 2)))
+    np.testing.assert_array_equal(b, np.full((2, 2), 2.0))
+    with pytest.raises(ValueError, match=r"^fill2: out1 has shape \[5\], but "
+                       r"out0 has shape \[3\]"):
+        fill2(1.0, out0=np.zeros(3), out1=np.zeros(5))
+    with pytest.raises(ValueError, match=r"^fill2: out1 has shape \[3\], but "
+                       r"out0 has shape \[2, 3\]"):
+        fill2(1.0, out0=np.zeros((2, 3)), out1=np.zeros(3))
+
+
+def test_cuda_array_interface_strides_must_match_the_shape():
+    class Exporter:
+        __cuda_array_interface__ = {"typestr": "<f4", "shape": (2, 3),
+                                    "strides": (12,), "data": (0x1000, False),
+                                    "version": 3}
+
+    with pytest.raises(TypeError, match=r"1 strides for 2 dims"):
+        pw.StridedBuffer(Exporter())
 
 
 def test_bool_scalar_string_is_not_true():
@@ -743,6 +808,9 @@ def test_python_fast_path_reports_scalars_out_of_range(monkeypatch):
 
         def is_contiguous(self):
             return True
+
+        def is_neg(self):
+            return False
 
         def get_device(self):
             return 0

@@ -431,3 +431,77 @@ def test_torch_tensor_reader_matches_attributes(monkeypatch):
         s, _ = two(x, y, 1.0)
     stream.synchronize()
     torch.testing.assert_close(s, x.float() + y)
+
+
+def test_zero_dim_tensors_promote_like_torch():
+    """A 0-d tensor is PyTorch's own promotion class, below tensors with
+    dims: float32 with a 0-d float64 stays float32, int32 with a 0-d float64
+    becomes float64. A plan made by such a call must not serve later calls
+    with full tensors of the same dtypes."""
+    @pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+    def add_zero_dim(x, y):
+        return x + y
+
+    cases = [(torch.float32, torch.float64), (torch.int32, torch.float64),
+             (torch.int32, torch.int64), (torch.float16, torch.float32),
+             (torch.bool, torch.int8), (torch.bfloat16, torch.float64)]
+    for a_dtype, s_dtype in cases:
+        a = random((5, 3), a_dtype, 3)
+        s = random((), s_dtype, 4)
+        for x, y in ((a, s), (s, a)):
+            got = add_zero_dim(x, y)
+            want = x + y
+            assert got.dtype == want.dtype, (a_dtype, s_dtype)
+            torch.testing.assert_close(got, want, rtol=tolerance(got.dtype),
+                                       atol=tolerance(got.dtype))
+        # Both 0-d, then full tensors of the same dtypes.
+        both = add_zero_dim(s.to(a_dtype), s)
+        assert both.dtype == (s.to(a_dtype) + s).dtype
+        full = add_zero_dim(a, random((5, 3), s_dtype, 5))
+        assert full.dtype == torch.promote_types(a_dtype, s_dtype)
+
+
+def test_tensors_with_the_negative_bit():
+    """x.conj().imag holds its values negated in memory: read as an input
+    (resolved, as eager ops do), rejected as an output."""
+    z = torch.complex(random((6, 4), torch.float32, 1),
+                      random((6, 4), torch.float32, 2))
+    imag = z.conj().imag
+    assert imag.is_neg()
+    other = random((6, 4), torch.float32, 3)
+    torch.testing.assert_close(add(imag, other), imag + other)
+    torch.testing.assert_close(copy(imag), -z.imag)
+    negated = torch._neg_view(other)
+    torch.testing.assert_close(copy(negated), -other)
+    with pytest.raises(TypeError, match="negative or conjugate bit"):
+        copy(other, out0=z.conj().imag)
+
+
+def test_views_of_other_dtypes_do_not_change_later_calls():
+    """A StridedBuffer that reads float32 memory as int32 compiles an int32
+    kernel; a later call on the float32 tensor itself is float32."""
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def identity(x):
+        return x
+
+    t = torch.tensor([1.5, 2.5], device="cuda")
+    bits = identity(pw.StridedBuffer(t, dtype="int32"))
+    assert bits.dtype == torch.int32
+    assert bits.tolist() == t.view(torch.int32).tolist()
+    for _ in range(3):  # the fast path too
+        again = identity(t)
+        assert again.dtype == torch.float32 and again.tolist() == [1.5, 2.5]
+
+
+def test_functions_of_scalars_alone_fill_cuda_outputs():
+    @pw.pointwise(is_tensor=[False], dtypes=[float],
+                  promotion_methods=[(0, "DEFAULT")])
+    def fill(v):
+        return v
+
+    out = torch.zeros(3, 5, device="cuda")
+    fill(2.5, out0=out)
+    assert torch.equal(out, torch.full((3, 5), 2.5, device="cuda"))
+    transposed = torch.zeros(5, 3, device="cuda").t()
+    fill(-1.0, out0=transposed)
+    assert torch.equal(transposed, torch.full((3, 5), -1.0, device="cuda"))

@@ -591,6 +591,20 @@ def test_partial_overlap_is_rejected():
     assert torch.equal(buffer, out_before), "a rejected launch wrote its output"
 
 
+def test_tensors_with_the_negative_bit_are_rejected():
+    # x.conj().imag holds its values negated: a family (which copies nothing)
+    # rejects it on both call paths instead of reading the memory as is.
+    z = torch.complex(rnd(64), rnd(64))
+    imag = z.conj().imag
+    out = torch.zeros(64, device=DEV)
+    for call in (add, lambda *a: add._python_call(add, *a)):
+        with pytest.raises(TypeError, match="negative or conjugate bit"):
+            call(imag, imag, out)
+    assert torch.count_nonzero(out) == 0
+    add(imag.resolve_neg(), imag.resolve_neg(), out)
+    assert torch.equal(out, imag + imag)
+
+
 def test_interleaved_views_that_share_no_element_run():
     # a[1::2] = a[::2] + a[::2], column 0 of a matrix from column 1, and odd
     # elements from even ones at other strides: the byte ranges intersect,
