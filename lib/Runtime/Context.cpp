@@ -24,9 +24,18 @@ constexpr int kMaxDevices = 64;
 std::atomic<int> selectedDevice{-1};
 /// Bumped by every pwSetDevice, so that every thread re-checks its context.
 std::atomic<unsigned> selectionGeneration{1};
-/// The generation the calling thread's current context was checked in (0:
-/// never).
-thread_local unsigned threadGeneration = 0;
+
+/// The context the calling thread last checked against the rules, and the
+/// generation it was checked in. The context is remembered, not only the
+/// generation, because other code on the thread (torch.cuda.set_device) may
+/// make another context current without the runtime knowing: that one has
+/// to be checked again. One struct, so that a call looks the thread-local up
+/// once.
+struct CheckedContext {
+  CUcontext context = nullptr;
+  unsigned generation = 0; // 0: never
+};
+thread_local CheckedContext threadChecked;
 
 std::mutex retainMutex;
 CUcontext primaryContexts[kMaxDevices];
@@ -56,11 +65,11 @@ pwStatus getDevice(const CudaDriver &driver, int device, const char *caller,
 
 /// Retains `device`'s primary context once per process and makes it current.
 pwStatus makePrimaryContextCurrent(const CudaDriver &driver, int device,
-                                   const char *caller) {
+                                   const char *caller, CUcontext &context) {
+  context = nullptr;
   CUdevice handle = 0;
   if (pwStatus status = getDevice(driver, device, caller, handle))
     return status;
-  CUcontext context = nullptr;
   {
     std::lock_guard<std::mutex> lock(retainMutex);
     context = primaryContexts[device];
@@ -94,7 +103,9 @@ pwStatus getDefaultDevice(const char *caller, int &device) {
 } // namespace
 
 pwStatus pointwise::runtime::ensureContext(const char *caller,
-                                           const CudaDriver *&driver) {
+                                           const CudaDriver *&driver,
+                                           CUcontext &context) {
+  context = nullptr;
   if (pwStatus status = getCudaDriver(driver))
     return status;
   CUcontext current = nullptr;
@@ -102,13 +113,18 @@ pwStatus pointwise::runtime::ensureContext(const char *caller,
                                   "cuCtxGetCurrent"))
     return status;
   unsigned generation = selectionGeneration.load(std::memory_order_acquire);
-  if (current && threadGeneration == generation)
+  CheckedContext &checked = threadChecked;
+  if (current && current == checked.context &&
+      checked.generation == generation) {
+    context = current;
     return PW_SUCCESS;
+  }
 
   int device = selectedDevice.load(std::memory_order_acquire);
   if (device < 0) {
     if (current) {
-      threadGeneration = generation;
+      checked = {current, generation};
+      context = current;
       return PW_SUCCESS;
     }
     if (pwStatus status = getDefaultDevice(caller, device))
@@ -121,25 +137,37 @@ pwStatus pointwise::runtime::ensureContext(const char *caller,
     if (pwStatus status = getDevice(*driver, device, caller, wanted))
       return status;
     if (currentDevice == wanted) {
-      threadGeneration = generation;
+      checked = {current, generation};
+      context = current;
       return PW_SUCCESS;
     }
   }
-  if (pwStatus status = makePrimaryContextCurrent(*driver, device, caller))
+  CUcontext primary = nullptr;
+  if (pwStatus status =
+          makePrimaryContextCurrent(*driver, device, caller, primary))
     return status;
-  threadGeneration = generation;
+  checked = {primary, generation};
+  context = primary;
   return PW_SUCCESS;
+}
+
+pwStatus pointwise::runtime::ensureContext(const char *caller,
+                                           const CudaDriver *&driver) {
+  CUcontext context = nullptr;
+  return ensureContext(caller, driver, context);
 }
 
 pwStatus pointwise::runtime::selectDevice(int device, const char *caller) {
   const CudaDriver *driver = nullptr;
   if (pwStatus status = getCudaDriver(driver))
     return status;
-  if (pwStatus status = makePrimaryContextCurrent(*driver, device, caller))
+  CUcontext primary = nullptr;
+  if (pwStatus status =
+          makePrimaryContextCurrent(*driver, device, caller, primary))
     return status;
   selectedDevice.store(device, std::memory_order_release);
-  threadGeneration =
-      selectionGeneration.fetch_add(1, std::memory_order_acq_rel) + 1;
+  threadChecked = {
+      primary, selectionGeneration.fetch_add(1, std::memory_order_acq_rel) + 1};
   return PW_SUCCESS;
 }
 

@@ -30,7 +30,16 @@ namespace pointwise::runtime {
 /// Makes a context current on the calling thread as described above and
 /// returns the driver in `driver`. Failures are recorded with `caller` (the
 /// API function) in the message.
+///
+/// A thread remembers the context it checked last, so a call whose current
+/// context is still that one, with no pwSetDevice since, costs one
+/// cuCtxGetCurrent and a compare. Any other current context (one that other
+/// code on the thread made current) is checked against the rules again.
 pwStatus ensureContext(const char *caller, const CudaDriver *&driver);
+
+/// Like the above, and returns the context now current in `context`.
+pwStatus ensureContext(const char *caller, const CudaDriver *&driver,
+                       CUcontext &context);
 
 /// Makes `device`'s primary context current on the calling thread and the
 /// device the one every thread uses from now on.

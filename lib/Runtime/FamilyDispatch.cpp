@@ -103,8 +103,12 @@ struct DispatchScratch {
   LayoutAnalysisScratch analysis;
   /// Each memref operand's pointer advanced by its offset.
   std::vector<uint64_t> rebased;
+  /// A variant's descriptors and arguments when they do not fit the stack.
   std::vector<int64_t> descriptorWords;
   std::vector<void *> packedArguments;
+  /// Whether a variant running now was given the two above: a launch from
+  /// inside it (a variant may launch families) must not overwrite them.
+  bool argumentBuffersInUse = false;
   /// What pwGetLastVariant returns.
   int lastVariant = -1;
   /// What pwGetLastLaunchCached returns.
@@ -575,15 +579,25 @@ pwStatus launchDecision(DispatchScratch &scratch, const pwFamily &family,
   return invokeVariant(family.variants[decision.variant], packed);
 }
 
+/// What callVariant reads of the analysis: the operand of each argument,
+/// and each operand's rebased pointer, element size and coalesced strides.
+struct AnalyzedOperands {
+  const int32_t *argumentOperands;
+  const uint64_t *rebased;
+  const int64_t *elementBytes;
+  const IterationLayout &layout;
+};
+
 /// Builds the arguments of variant `chosen` for one launch of `sizes`
 /// starting `adjustments[op]` elements past each rebased pointer (null:
 /// none), calls it, and returns the pending error it left. With `remember`,
 /// the decision is remembered first (when its arguments fit on the stack).
 pwStatus callVariant(DispatchScratch &scratch, const pwFamily &family,
-                     int chosen, void **args, const IterationLayout &layout,
+                     int chosen, void **args, const AnalyzedOperands &analyzed,
                      const int64_t *sizes, const int64_t *adjustments,
                      bool remember) {
   int32_t numArguments = family.numArguments;
+  const IterationLayout &layout = analyzed.layout;
   unsigned rank = layout.rank();
   size_t numWords = 0;
   for (int32_t i = 0; i < numArguments; ++i)
@@ -594,26 +608,37 @@ pwStatus callVariant(DispatchScratch &scratch, const pwFamily &family,
   void *inlineArguments[kInlineArguments];
   int64_t *words = inlineWords;
   void **packed = inlineArguments;
-  if (numWords > kInlineDescriptorWords) {
-    scratch.descriptorWords.resize(numWords);
-    words = scratch.descriptorWords.data();
+  bool largeWords = numWords > kInlineDescriptorWords;
+  bool largeArguments = static_cast<size_t>(numArguments) > kInlineArguments;
+  // Inside a variant that has the thread's buffers, a launch allocates its
+  // own.
+  bool useScratch = !scratch.argumentBuffersInUse;
+  std::vector<int64_t> ownWords;
+  std::vector<void *> ownArguments;
+  std::vector<int64_t> &wordBuffer =
+      useScratch ? scratch.descriptorWords : ownWords;
+  std::vector<void *> &argumentBuffer =
+      useScratch ? scratch.packedArguments : ownArguments;
+  if (largeWords) {
+    wordBuffer.resize(numWords);
+    words = wordBuffer.data();
   }
-  if (static_cast<size_t>(numArguments) > kInlineArguments) {
-    scratch.packedArguments.resize(numArguments);
-    packed = scratch.packedArguments.data();
+  if (largeArguments) {
+    argumentBuffer.resize(numArguments);
+    packed = argumentBuffer.data();
   }
 
   int64_t *next = words;
   for (int32_t i = 0; i < numArguments; ++i) {
-    int32_t op = scratch.argumentOperands[i];
+    int32_t op = analyzed.argumentOperands[i];
     if (family.arguments[i].kind != PW_ARGUMENT_MEMREF || op < 0) {
       packed[i] = args[i];
       continue;
     }
-    uint64_t pointer = scratch.rebased[op];
+    uint64_t pointer = analyzed.rebased[op];
     if (adjustments)
       pointer += static_cast<uint64_t>(adjustments[op]) *
-                 static_cast<uint64_t>(scratch.elementBytes[op]);
+                 static_cast<uint64_t>(analyzed.elementBytes[op]);
     pwMemRefDescriptor descriptor{reinterpret_cast<void *>(pointer),
                                   reinterpret_cast<void *>(pointer), 0};
     std::memcpy(next, &descriptor, sizeof(descriptor));
@@ -626,7 +651,13 @@ pwStatus callVariant(DispatchScratch &scratch, const pwFamily &family,
   if (remember && words == inlineWords && packed == inlineArguments)
     rememberDecision(scratch, family, args, chosen, static_cast<int32_t>(rank),
                      words, numWords);
-  return invokeVariant(family.variants[chosen], packed);
+  bool claimed = useScratch && (largeWords || largeArguments);
+  if (claimed)
+    scratch.argumentBuffersInUse = true;
+  pwStatus status = invokeVariant(family.variants[chosen], packed);
+  if (claimed)
+    scratch.argumentBuffersInUse = false;
+  return status;
 }
 } // namespace
 
@@ -773,21 +804,35 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
                  "variant " + std::to_string(chosen) + " has no entry");
   scratch.lastVariant = chosen;
 
-  if (variant.indexBitwidth >= bits)
-    return callVariant(scratch, *family, chosen, args, layout,
+  if (variant.indexBitwidth >= bits) {
+    // One launch: its arguments are built before the variant runs, so they
+    // may come from the scratch.
+    AnalyzedOperands operands{scratch.argumentOperands.data(),
+                              scratch.rebased.data(),
+                              scratch.elementBytes.data(), layout};
+    return callVariant(scratch, *family, chosen, args, operands,
                        layout.sizes.data(), /*adjustments=*/nullptr,
                        /*remember=*/true);
+  }
 
   // A 32-bit variant for a layout that needs 64-bit indices: one launch per
   // chunk that is 32-bit once rebased. Such launches move gigabytes, so
-  // their decisions are not remembered.
+  // their decisions are not remembered, and the chunks use copies of the
+  // analysis: a variant that launches a family itself overwrites the
+  // scratch before the next chunk's arguments are built.
   LayoutResult<std::vector<IndexChunk>> chunks =
       splitFor32BitIndexing(layout, scratch.elementBytes);
   if (!chunks)
     return error.layout(chunks.error());
+  const std::vector<int32_t> argumentOperands = scratch.argumentOperands;
+  const std::vector<uint64_t> rebased = scratch.rebased;
+  const std::vector<int64_t> elementBytes = scratch.elementBytes;
+  const IterationLayout chunkedLayout = layout;
+  AnalyzedOperands operands{argumentOperands.data(), rebased.data(),
+                            elementBytes.data(), chunkedLayout};
   for (const IndexChunk &chunk : *chunks)
     if (pwStatus status =
-            callVariant(scratch, *family, chosen, args, layout,
+            callVariant(scratch, *family, chosen, args, operands,
                         chunk.sizes.data(), chunk.offsetAdjustments.data(),
                         /*remember=*/false))
       return status;

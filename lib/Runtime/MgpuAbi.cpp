@@ -66,20 +66,22 @@ pwStatus getHostRange(int64_t rank, void *descriptor, int64_t elementSize,
   const auto *sizes = reinterpret_cast<const int64_t *>(memref + 1);
   pointwise::layout::StridedLayout layout{
       {sizes, sizes + rank}, {sizes + rank, sizes + 2 * rank}, memref->offset};
+  // Checks every size before looking for a 0, so that [0, -3] is an error.
+  auto range = pointwise::layout::computeElementOffsetRange(layout);
+  if (!range)
+    return recordError(PW_ERROR_LAYOUT,
+                       std::string(caller) + ": " + range.error());
   for (int64_t size : layout.sizes)
     if (size == 0)
       return PW_SUCCESS;
-  auto range = pointwise::layout::computeElementOffsetRange(layout);
   int64_t firstByte = 0, extent = 0, extentBytes = 0;
-  if (!range || __builtin_mul_overflow(range->first, elementSize, &firstByte) ||
+  if (__builtin_mul_overflow(range->first, elementSize, &firstByte) ||
       __builtin_sub_overflow(range->last, range->first, &extent) ||
       __builtin_add_overflow(extent, 1, &extent) ||
       __builtin_mul_overflow(extent, elementSize, &extentBytes))
     return recordError(PW_ERROR_LAYOUT,
                        std::string(caller) +
-                           ": the memref spans more than "
-                           "the address space" +
-                           (range ? "" : ": " + range.error()));
+                           ": the memref spans more than the address space");
   start = static_cast<char *>(memref->aligned) + firstByte;
   bytes = static_cast<size_t>(extentBytes);
   return PW_SUCCESS;
@@ -109,12 +111,19 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
                                           !module ? "module" : "name"));
     return nullptr;
   }
+  // The function must be the one of the context the launch that follows
+  // runs in: the context its own ensureContext will find current.
+  const CudaDriver *driver = nullptr;
+  CUcontext context = nullptr;
+  if (recordPendingError(
+          ensureContext("mgpuModuleGetFunction", driver, context)))
+    return nullptr;
   auto *lazy = static_cast<LazyModule *>(module);
-  if (CUfunction function = lazy->findCachedFunction(name))
+  if (CUfunction function = lazy->findCachedFunction(context, name))
     return function;
   CUfunction function = nullptr;
   recordPendingError(
-      lazy->getFunction(name, "mgpuModuleGetFunction", function));
+      lazy->getFunction(context, name, "mgpuModuleGetFunction", function));
   return function;
 }
 

@@ -31,7 +31,9 @@ PW_RUNTIME_API void *mgpuModuleLoad(void *data, size_t size);
 /// Records NUL-terminated PTX to be JIT-compiled at `optLevel`; loads nothing.
 PW_RUNTIME_API void *mgpuModuleLoadJIT(void *data, int optLevel);
 PW_RUNTIME_API void mgpuModuleUnload(void *module);
-/// Loads the module on first use; cached per module by the address `name`.
+/// The function of the context a launch would use now (making it current,
+/// see Context.h): loads the module into it on its first use there, and
+/// caches functions per context by the address `name`.
 PW_RUNTIME_API void *mgpuModuleGetFunction(void *module, const char *name);
 /// Does nothing for a null `function` (its lookup already failed).
 PW_RUNTIME_API void mgpuLaunchKernel(void *function, intptr_t gridX,

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
 
 using namespace pointwise::runtime;
 
@@ -31,15 +32,26 @@ bool isBinaryImage(const void *image, size_t size) {
 }
 } // namespace
 
-pwStatus LazyModule::load(const char *caller) {
-  if (module.load(std::memory_order_acquire))
+LazyModule::~LazyModule() {
+  ContextModule *loaded = contexts.load(std::memory_order_acquire);
+  while (loaded) {
+    ContextModule *next = loaded->next;
+    delete loaded;
+    loaded = next;
+  }
+}
+
+pwStatus LazyModule::loadInto(CUcontext context, const char *caller,
+                              ContextModule *&loaded) {
+  if ((loaded = findLoaded(context)))
     return PW_SUCCESS;
-  std::lock_guard<std::mutex> lock(loadMutex);
-  if (module.load(std::memory_order_relaxed))
+  std::lock_guard<std::mutex> lock(mutex);
+  if ((loaded = findLoaded(context)))
     return PW_SUCCESS;
-  const CudaDriver *driver = nullptr;
-  if (pwStatus status = ensureContext(caller, driver))
-    return status;
+  const CudaDriver *driver = getLoadedCudaDriver();
+  if (!driver)
+    return recordError(PW_ERROR_NO_DRIVER,
+                       std::string(caller) + ": the CUDA driver is not loaded");
 
   const void *data = image;
   std::string terminated;
@@ -55,9 +67,9 @@ pwStatus LazyModule::load(const char *caller) {
       log, reinterpret_cast<void *>(sizeof(log)),
       reinterpret_cast<void *>(static_cast<intptr_t>(optimizationLevel))};
   unsigned numOptions = optimizationLevel >= 0 ? 3 : 2;
-  CUmodule loaded = nullptr;
+  CUmodule module = nullptr;
   CUresult result =
-      driver->cuModuleLoadDataEx(&loaded, data, numOptions, options, values);
+      driver->cuModuleLoadDataEx(&module, data, numOptions, options, values);
   if (result != CUDA_SUCCESS) {
     std::string message = std::string(caller) + ": " +
                           describeCudaError("cuModuleLoadData", result);
@@ -66,20 +78,31 @@ pwStatus LazyModule::load(const char *caller) {
       message += std::string("\n") + log;
     return recordError(statusOfCudaError(result), message);
   }
-  module.store(loaded, std::memory_order_release);
+  auto *added = new (std::nothrow)
+      ContextModule(context, module, contexts.load(std::memory_order_relaxed));
+  if (!added) {
+    driver->cuModuleUnload(module);
+    return recordError(PW_ERROR_OUT_OF_MEMORY,
+                       std::string(caller) + ": out of memory");
+  }
+  contexts.store(added, std::memory_order_release);
+  loaded = added;
   return PW_SUCCESS;
 }
 
-pwStatus LazyModule::resolveFunction(const char *name, const char *caller,
-                                     CUfunction &function) {
+pwStatus LazyModule::load(CUcontext context, const char *caller) {
+  ContextModule *loaded = nullptr;
+  return loadInto(context, caller, loaded);
+}
+
+pwStatus LazyModule::resolveFunction(CUcontext context, const char *name,
+                                     const char *caller, CUfunction &function) {
   function = nullptr;
-  if (pwStatus status = load(caller))
+  ContextModule *loaded = nullptr;
+  if (pwStatus status = loadInto(context, caller, loaded))
     return status;
-  const CudaDriver *driver = nullptr;
-  if (pwStatus status = ensureContext(caller, driver))
-    return status;
-  CUresult result = driver->cuModuleGetFunction(
-      &function, module.load(std::memory_order_acquire), name);
+  CUresult result = getLoadedCudaDriver()->cuModuleGetFunction(
+      &function, loaded->module, name);
   if (result == CUDA_SUCCESS)
     return PW_SUCCESS;
   function = nullptr;
@@ -88,39 +111,72 @@ pwStatus LazyModule::resolveFunction(const char *name, const char *caller,
                          describeCudaError("cuModuleGetFunction", result));
 }
 
-pwStatus LazyModule::getFunction(const char *name, const char *caller,
-                                 CUfunction &function) {
-  if ((function = findCachedFunction(name)))
+pwStatus LazyModule::getFunction(CUcontext context, const char *name,
+                                 const char *caller, CUfunction &function) {
+  if ((function = findCachedFunction(context, name)))
     return PW_SUCCESS;
-  std::lock_guard<std::mutex> lock(cacheMutex);
-  if ((function = findCachedFunction(name)))
+  ContextModule *loaded = nullptr;
+  if (pwStatus status = loadInto(context, caller, loaded))
+    return status;
+  std::lock_guard<std::mutex> lock(mutex);
+  if ((function = loaded->findCachedFunction(name)))
     return PW_SUCCESS;
-  for (const auto &[overflowName, overflowFunction] : overflow)
+  for (const auto &[overflowName, overflowFunction] : loaded->overflow)
     if (overflowName == name) {
       function = overflowFunction;
       return PW_SUCCESS;
     }
-  if (pwStatus status = resolveFunction(name, caller, function))
-    return status;
-  unsigned count = numCached.load(std::memory_order_relaxed);
+  CUresult result = getLoadedCudaDriver()->cuModuleGetFunction(
+      &function, loaded->module, name);
+  if (result != CUDA_SUCCESS) {
+    function = nullptr;
+    return recordError(statusOfCudaError(result),
+                       std::string(caller) + ": kernel `" + name + "`: " +
+                           describeCudaError("cuModuleGetFunction", result));
+  }
+  unsigned count = loaded->numCached.load(std::memory_order_relaxed);
   if (count < kCacheCapacity) {
-    cached[count] = {name, function};
-    numCached.store(count + 1, std::memory_order_release);
+    loaded->cached[count] = {name, function};
+    loaded->numCached.store(count + 1, std::memory_order_release);
   } else {
-    overflow.emplace_back(name, function);
+    loaded->overflow.emplace_back(name, function);
   }
   return PW_SUCCESS;
 }
 
 pwStatus LazyModule::unload(const char *caller) {
-  CUmodule loaded = module.exchange(nullptr, std::memory_order_acq_rel);
+  ContextModule *loaded = contexts.exchange(nullptr, std::memory_order_acq_rel);
+  lastUsed.store(nullptr, std::memory_order_release);
   const CudaDriver *driver = getLoadedCudaDriver();
-  if (!loaded || !driver)
-    return PW_SUCCESS;
-  CUresult result = driver->cuModuleUnload(loaded);
-  if (result == CUDA_ERROR_DEINITIALIZED)
-    return PW_SUCCESS;
-  return checkCuda(result, caller, "cuModuleUnload");
+  pwStatus status = PW_SUCCESS;
+  // Reports the first failure; the other modules are unloaded all the same.
+  auto check = [&](CUresult result, const char *call) {
+    if (result != CUDA_SUCCESS && result != CUDA_ERROR_DEINITIALIZED &&
+        status == PW_SUCCESS)
+      status = checkCuda(result, caller, call);
+    return result == CUDA_SUCCESS;
+  };
+  CUcontext current = nullptr;
+  bool knowCurrent =
+      loaded && driver &&
+      check(driver->cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  CUcontext made = current;
+  while (loaded) {
+    // The driver unloads a module from the current context. One whose
+    // context cannot be made current any more went with that context.
+    if (knowCurrent &&
+        (loaded->context == made ||
+         check(driver->cuCtxSetCurrent(loaded->context), "cuCtxSetCurrent"))) {
+      made = loaded->context;
+      check(driver->cuModuleUnload(loaded->module), "cuModuleUnload");
+    }
+    ContextModule *next = loaded->next;
+    delete loaded;
+    loaded = next;
+  }
+  if (knowCurrent && made != current)
+    check(driver->cuCtxSetCurrent(current), "cuCtxSetCurrent");
+  return status;
 }
 
 pwStatus pointwise::runtime::launchKernel(CUfunction function,
@@ -183,8 +239,12 @@ pwStatus pwModuleLoad(pwModule *module, const void *image, size_t size) {
     return recordNullArgument("pwModuleLoad", "image");
   if (size == 0)
     return recordError(PW_ERROR_INVALID_VALUE, "pwModuleLoad: `size` is 0");
+  const CudaDriver *driver = nullptr;
+  CUcontext context = nullptr;
+  if (pwStatus status = ensureContext("pwModuleLoad", driver, context))
+    return status;
   auto *loaded = new LazyModule(image, size, /*optimizationLevel=*/-1);
-  if (pwStatus status = loaded->load("pwModuleLoad")) {
+  if (pwStatus status = loaded->load(context, "pwModuleLoad")) {
     delete loaded;
     return status;
   }
@@ -210,9 +270,13 @@ pwStatus pwModuleGetFunction(pwFunction *function, pwModule module,
     return recordNullArgument("pwModuleGetFunction", "module");
   if (!name)
     return recordNullArgument("pwModuleGetFunction", "name");
+  const CudaDriver *driver = nullptr;
+  CUcontext context = nullptr;
+  if (pwStatus status = ensureContext("pwModuleGetFunction", driver, context))
+    return status;
   CUfunction resolved = nullptr;
   if (pwStatus status = reinterpret_cast<LazyModule *>(module)->resolveFunction(
-          name, "pwModuleGetFunction", resolved))
+          context, name, "pwModuleGetFunction", resolved))
     return status;
   *function = reinterpret_cast<pwFunction>(resolved);
   return PW_SUCCESS;

@@ -7,12 +7,18 @@
 //
 // A compiled library registers its GPU binary from a global constructor
 // (mgpuModuleLoad), possibly on a machine without a GPU, so registering only
-// records the image. The CUmodule is loaded on first use, once, into the
-// context current on the thread that first asks for a function.
+// records the image. A CUmodule and its CUfunctions belong to the context
+// they were loaded in, and the driver refuses them in any other (a launch
+// after pwSetDevice(1), or on a thread with its own context current, fails
+// with CUDA_ERROR_INVALID_HANDLE), so the image is loaded on first use in
+// each context that uses it, once per context.
 //
 // Compiled code asks for its kernel (mgpuModuleGetFunction) before every
 // launch, with the address of a constant name string, so functions are cached
-// per module by that address: the lookup is a few loads and compares.
+// per context by that address. Contexts are few (one per device and library
+// that made one) and most processes use one, so each module keeps the
+// context it served last: the common lookup is that compare and then a few
+// loads and compares, with no lock.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,30 +41,42 @@ public:
   /// passed to the PTX JIT (mgpuModuleLoadJIT).
   LazyModule(const void *image, size_t size, int optimizationLevel)
       : image(image), size(size), optimizationLevel(optimizationLevel) {}
+  /// Frees the bookkeeping; the CUmodules are unload()'s.
+  ~LazyModule();
+  LazyModule(const LazyModule &) = delete;
+  LazyModule &operator=(const LazyModule &) = delete;
 
-  /// The function cached under the address `name`, or null.
-  CUfunction findCachedFunction(const char *name) const {
-    unsigned count = numCached.load(std::memory_order_acquire);
-    for (unsigned i = 0; i < count; ++i)
-      if (cached[i].name == name)
-        return cached[i].function;
-    return nullptr;
+  /// The function of `context` cached under the address `name`, or null.
+  CUfunction findCachedFunction(CUcontext context, const char *name) const {
+    ContextModule *loaded = lastUsed.load(std::memory_order_acquire);
+    if (!loaded || loaded->context != context) {
+      if (!(loaded = findLoaded(context)))
+        return nullptr;
+      lastUsed.store(loaded, std::memory_order_release);
+    }
+    return loaded->findCachedFunction(name);
   }
 
-  /// The function `name`, from the cache or else resolved (loading the module
-  /// if needed) and cached under the address `name`.
-  pwStatus getFunction(const char *name, const char *caller,
+  /// The function `name` of `context`, which must be current: from the cache,
+  /// or else resolved (loading the module there if needed) and cached under
+  /// the address `name`.
+  pwStatus getFunction(CUcontext context, const char *name, const char *caller,
                        CUfunction &function);
 
-  /// Resolves `name` without the cache, for names that may not stay put.
-  pwStatus resolveFunction(const char *name, const char *caller,
-                           CUfunction &function);
+  /// Resolves `name` in `context`, which must be current, without the cache,
+  /// for names that may not stay put.
+  pwStatus resolveFunction(CUcontext context, const char *name,
+                           const char *caller, CUfunction &function);
 
-  /// Loads the CUmodule into the current context if that did not happen yet.
-  pwStatus load(const char *caller);
+  /// Loads the CUmodule into `context`, which must be current, if that did
+  /// not happen yet.
+  pwStatus load(CUcontext context, const char *caller);
 
-  /// Unloads the CUmodule if it was loaded. At process exit the driver may be
-  /// shut down already; that is not an error.
+  /// Unloads the CUmodule from every context it was loaded in, each made
+  /// current for its unload, and then makes the thread's context current
+  /// again. At process exit the driver may be shut down already; that is not
+  /// an error. Other failures do not stop the other unloads; the first is
+  /// returned.
   pwStatus unload(const char *caller);
 
 private:
@@ -68,20 +86,57 @@ private:
   };
   static constexpr unsigned kCacheCapacity = 32;
 
+  /// The module loaded in one context, and its functions.
+  struct ContextModule {
+    ContextModule(CUcontext context, CUmodule module, ContextModule *next)
+        : context(context), module(module), next(next) {}
+
+    CUfunction findCachedFunction(const char *name) const {
+      unsigned count = numCached.load(std::memory_order_acquire);
+      for (unsigned i = 0; i < count; ++i)
+        if (cached[i].name == name)
+          return cached[i].function;
+      return nullptr;
+    }
+
+    const CUcontext context;
+    const CUmodule module;
+    /// The context loaded before this one, or null.
+    ContextModule *const next;
+    // Entries [0, numCached) are immutable once published by numCached; new
+    // ones are added under the module's mutex.
+    CachedFunction cached[kCacheCapacity] = {};
+    std::atomic<unsigned> numCached{0};
+    // Names beyond the capacity, under the module's mutex.
+    std::vector<std::pair<const char *, CUfunction>> overflow;
+  };
+
+  /// The module loaded in `context`, or null.
+  ContextModule *findLoaded(CUcontext context) const {
+    for (ContextModule *loaded = contexts.load(std::memory_order_acquire);
+         loaded; loaded = loaded->next)
+      if (loaded->context == context)
+        return loaded;
+    return nullptr;
+  }
+
+  /// The module loaded in `context` (current), loading it if needed.
+  pwStatus loadInto(CUcontext context, const char *caller,
+                    ContextModule *&loaded);
+
   const void *image;
   size_t size;
   int optimizationLevel;
 
-  // Taken in this order when both are needed.
-  std::mutex cacheMutex;
-  std::mutex loadMutex;
-  std::atomic<CUmodule> module{nullptr};
-  // Entries [0, numCached) are immutable once published by numCached; new
-  // ones are added under cacheMutex.
-  CachedFunction cached[kCacheCapacity] = {};
-  std::atomic<unsigned> numCached{0};
-  // Names beyond the capacity, under cacheMutex.
-  std::vector<std::pair<const char *, CUfunction>> overflow;
+  /// Taken to load into a context and to add to a context's cache.
+  std::mutex mutex;
+  /// A list of the contexts loaded in, newest first. Nodes are immutable but
+  /// for their caches and only freed with the module, so readers walk it
+  /// without the mutex.
+  std::atomic<ContextModule *> contexts{nullptr};
+  /// The context of a recent lookup, compared first. Threads on different
+  /// contexts move it back and forth, which only costs them the walk.
+  mutable std::atomic<ContextModule *> lastUsed{nullptr};
 };
 
 /// Launches `function` with CUDA's launch semantics, opting in to more than

@@ -36,7 +36,9 @@ extern "C" {
 
 typedef enum pwStatus {
   PW_SUCCESS = 0,
-  /* A null pointer, a bad size or another argument the caller got wrong. */
+  /* A null pointer, a byte or buffer size of 0 where one is needed, a
+   * negative count or rank, or another argument the caller got wrong. A
+   * negative size of a memref or shape is PW_ERROR_LAYOUT. */
   PW_ERROR_INVALID_VALUE = 1,
   /* libcuda.so.1 could not be loaded, or lacks a needed entry point. */
   PW_ERROR_NO_DRIVER = 2,
@@ -45,7 +47,9 @@ typedef enum pwStatus {
   /* A CUDA driver call failed; the message names the call and the error. */
   PW_ERROR_DRIVER = 4,
   /* Operands that do not broadcast, outputs that overlap other operands,
-   * misaligned or null data for non-empty operands. */
+   * misaligned or null data for non-empty operands, negative sizes, sizes
+   * other than the declared static ones, a memref whose bytes do not fit
+   * the address space. */
   PW_ERROR_LAYOUT = 5,
   /* No kernel variant or function of that name. */
   PW_ERROR_NOT_FOUND = 6,
@@ -68,8 +72,10 @@ PW_RUNTIME_API pwStatus pwTakePendingError(void);
 /* Loads the driver and counts devices; 0 devices is PW_SUCCESS. */
 PW_RUNTIME_API pwStatus pwGetDeviceCount(int *count);
 /* Makes `device`'s primary context current on the calling thread; later calls
- * on other threads use the same device. Without a call, the first use picks
- * the context current on the thread, else device 0 (or $POINTWISE_DEVICE). */
+ * on every thread use that device, going back to its primary context when
+ * other code made a context of another device current. Without a call, each
+ * use takes the context current on the thread, else device 0's primary one
+ * (or $POINTWISE_DEVICE's). */
 PW_RUNTIME_API pwStatus pwSetDevice(int device);
 /* The device's name, NUL-terminated, truncated to `size` bytes. */
 PW_RUNTIME_API pwStatus pwGetDeviceName(int device, char *name, size_t size);
@@ -119,7 +125,10 @@ typedef struct pwModuleOpaque *pwModule;
 typedef struct pwFunctionOpaque *pwFunction; /* a CUfunction */
 
 /* `image` is PTX text (NUL-terminated; `size` may count the NUL or not), a
- * cubin or a fatbin. The driver compiles PTX for the device. */
+ * cubin or a fatbin. The driver compiles PTX for the device. The module is
+ * loaded into the current context now and into any other context on the
+ * first pwModuleGetFunction there; unloading unloads it from all. A function
+ * belongs to the context current when it was looked up: launch it there. */
 PW_RUNTIME_API pwStatus pwModuleLoad(pwModule *module, const void *image,
                                      size_t size);
 PW_RUNTIME_API pwStatus pwModuleUnload(pwModule module);

@@ -9,6 +9,11 @@
 // its kernels, and launches that are recorded instead of run. Any entry point
 // can be made to fail once (FakeCudaState::failName).
 //
+// Modules and functions belong to the context current when the module was
+// loaded, as with the real driver: looking a function up, launching it or
+// unloading its module with another context current fails, so that a runtime
+// that mixes contexts up fails its tests here too.
+//
 //===----------------------------------------------------------------------===//
 
 #include "FakeCudaDriver.h"
@@ -26,14 +31,19 @@ constexpr CUresult kOutOfMemory = 2;
 constexpr CUresult kInvalidDevice = 101;
 constexpr CUresult kInvalidContext = 201;
 constexpr CUresult kInvalidPtx = 218;
+constexpr CUresult kInvalidHandle = 400;
 constexpr CUresult kNotFound = 500;
 
 struct FakeFunction {
   std::string name;
+  /// Its module's context: the only one it can be launched in.
+  FakeContext *context;
 };
 
 struct FakeModule {
   std::string text;
+  /// The context current when it was loaded.
+  FakeContext *context;
   std::vector<std::unique_ptr<FakeFunction>> functions;
 };
 
@@ -102,6 +112,9 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
   case kInvalidPtx:
     *name = "CUDA_ERROR_INVALID_PTX";
     return kSuccess;
+  case kInvalidHandle:
+    *name = "CUDA_ERROR_INVALID_HANDLE";
+    return kSuccess;
   case kNotFound:
     *name = "CUDA_ERROR_NOT_FOUND";
     return kSuccess;
@@ -129,6 +142,9 @@ CUresult cuGetErrorString(CUresult error, const char **description) {
     return kSuccess;
   case kInvalidPtx:
     *description = "a PTX JIT compilation failed";
+    return kSuccess;
+  case kInvalidHandle:
+    *description = "invalid resource handle";
     return kSuccess;
   case kNotFound:
     *description = "named symbol not found";
@@ -376,15 +392,20 @@ CUresult cuModuleLoadDataEx(FakeModule **module, const void *image,
   }
   std::lock_guard<std::mutex> lock(state.mutex);
   ++state.moduleLoads;
-  *module = new FakeModule{text, {}};
+  ++state.liveModules;
+  *module = new FakeModule{text, currentContext, {}};
   return kSuccess;
 }
 
 CUresult cuModuleUnload(FakeModule *module) {
   if (!module)
     return kInvalidValue;
+  // "Unloads a module from the current context."
+  if (module->context != currentContext)
+    return kInvalidContext;
   std::lock_guard<std::mutex> lock(state.mutex);
   ++state.moduleUnloads;
+  --state.liveModules;
   delete module;
   return kSuccess;
 }
@@ -393,13 +414,15 @@ CUresult cuModuleGetFunction(FakeFunction **function, FakeModule *module,
                              const char *name) {
   if (!module || !currentContext)
     return kInvalidValue;
+  if (module->context != currentContext)
+    return kInvalidHandle;
   std::lock_guard<std::mutex> lock(state.mutex);
   ++state.functionLookups;
   if (module->text.find(".entry " + std::string(name) + "(") ==
       std::string::npos)
     return kNotFound;
-  module->functions.push_back(std::make_unique<FakeFunction>());
-  module->functions.back()->name = name;
+  module->functions.push_back(
+      std::make_unique<FakeFunction>(FakeFunction{name, module->context}));
   *function = module->functions.back().get();
   return kSuccess;
 }
@@ -430,6 +453,8 @@ CUresult cuLaunchKernel(FakeFunction *function, unsigned gridX, unsigned gridY,
     return kInvalidContext;
   if (!function || extra)
     return kInvalidValue;
+  if (function->context != currentContext)
+    return kInvalidHandle;
   std::lock_guard<std::mutex> lock(state.mutex);
   state.launches.push_back({function,
                             {gridX, gridY, gridZ},

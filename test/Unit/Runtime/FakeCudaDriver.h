@@ -49,6 +49,8 @@ struct FakeCudaState {
   int primaryRetains = 0;
   int moduleLoads = 0;
   int moduleUnloads = 0;
+  /// Modules loaded and not unloaded yet.
+  int liveModules = 0;
   int functionLookups = 0;
   /// The last module image and PTX JIT optimization level (-1: none).
   const void *lastImage = nullptr;

@@ -162,6 +162,31 @@ TEST(FakeDriverTest, ContextSelection) {
   EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
 }
 
+TEST(FakeDriverTest, AContextSwitchedBehindTheRuntimeIsCheckedAgain) {
+  // A thread that already used device 0 after pwSetDevice(0), whose current
+  // context another library then switches (torch.cuda.set_device(1)): the
+  // next call goes back to device 0, as on a thread that never ran one.
+  for (int device : {0, 1}) {
+    FakeContext context = contextAfter([device] {
+      ASSERT_EQ(pwSetDevice(device), PW_SUCCESS);
+      allocateAndFree();
+      fake().makeForeignContextCurrent(1 - device);
+      allocateAndFree();
+    });
+    EXPECT_EQ(context.device, device);
+    EXPECT_TRUE(context.primary);
+  }
+  // A context switched to another one of the selected device is kept.
+  FakeContext context = contextAfter([] {
+    allocateAndFree();
+    fake().makeForeignContextCurrent(1);
+    allocateAndFree();
+  });
+  EXPECT_EQ(context.device, 1);
+  EXPECT_FALSE(context.primary);
+  EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
+}
+
 // Blocks of a kernel with `staticBytes` of shared memory, launched with
 // `dynamicBytes` more, that fit in `perSM` bytes (128-byte allocation unit).
 int residentBlocks(int perSM, int staticBytes, int dynamicBytes) {
@@ -505,6 +530,38 @@ TEST(FakeDriverTest, HostRegistrationCoversAStridedMemRef) {
   EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
 }
 
+TEST(FakeDriverTest, HostRegistrationChecksTheLayoutBeforeEmptiness) {
+  float buffer[16] = {};
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[2], strides[2];
+  } descriptor = {buffer, buffer, 0, {0, -3}, {1, 1}};
+  // A zero size does not hide a negative one, in either function.
+  mgpuMemHostRegisterMemRef(2, &descriptor, sizeof(float));
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_LAYOUT);
+  EXPECT_EQ(lastMessage(), "mgpuMemHostRegisterMemRef: operand #0 dim 1 has "
+                           "negative size -3");
+  mgpuMemHostUnregisterMemRef(2, &descriptor, sizeof(float));
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_LAYOUT);
+  EXPECT_EQ(lastMessage(), "mgpuMemHostUnregisterMemRef: operand #0 dim 1 has "
+                           "negative size -3");
+
+  // An empty memref registers nothing, successfully.
+  fake().state->registeredPointer = nullptr;
+  descriptor = {buffer, buffer, 0, {0, 3}, {1, 1}};
+  mgpuMemHostRegisterMemRef(2, &descriptor, sizeof(float));
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+  EXPECT_EQ(fake().state->registeredPointer, nullptr);
+
+  // Only a byte range that does not fit is "more than the address space".
+  descriptor = {buffer, buffer, 0, {2, 1}, {int64_t(1) << 61, 1}};
+  mgpuMemHostRegisterMemRef(2, &descriptor, 8);
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_LAYOUT);
+  EXPECT_EQ(lastMessage(), "mgpuMemHostRegisterMemRef: the memref spans more "
+                           "than the address space");
+  EXPECT_EQ(fake().state->registeredPointer, nullptr);
+}
+
 /// A family whose entry does what compiled code does: look the kernel up and
 /// launch it on the current stream with the descriptors it got.
 void launchingEntry(void **args) {
@@ -544,6 +601,114 @@ TEST(FakeDriverTest, FamilyLaunchRunsCompiledCodeOnTheCurrentStream) {
   EXPECT_EQ(lastMessage(), "mgpuLaunchKernel: cuLaunchKernel failed: "
                            "CUDA_ERROR_INVALID_VALUE: invalid argument");
   EXPECT_EQ(pwStreamDestroy(stream), PW_SUCCESS);
+}
+
+/// Looks `name` up in `module` and launches it as compiled code does; returns
+/// the function, or null after a failure.
+void *lookUpAndLaunch(void *module, const char *name) {
+  void *function = mgpuModuleGetFunction(module, name);
+  mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr,
+                   0);
+  pwStatus status = pwTakePendingError();
+  EXPECT_EQ(status, PW_SUCCESS) << lastMessage();
+  return status == PW_SUCCESS ? function : nullptr;
+}
+
+TEST(FakeDriverTest, ModulesLoadIntoEveryContextThatUsesThem) {
+  FakeCudaState &state = *fake().state;
+  static const char add[] = "add";
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  int loads = state.moduleLoads, unloads = state.moduleUnloads;
+  int live = state.liveModules;
+
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+  void *onDevice0 = lookUpAndLaunch(module, add);
+  ASSERT_NE(onDevice0, nullptr);
+  EXPECT_EQ(state.launches.back().context, fake().currentContext());
+  EXPECT_EQ(state.moduleLoads, loads + 1);
+
+  // Another device: the module is loaded there too, with its own functions.
+  ASSERT_EQ(pwSetDevice(1), PW_SUCCESS);
+  void *onDevice1 = lookUpAndLaunch(module, add);
+  ASSERT_NE(onDevice1, nullptr);
+  EXPECT_NE(onDevice1, onDevice0);
+  EXPECT_EQ(state.launches.back().context->device, 1);
+  EXPECT_EQ(state.moduleLoads, loads + 2);
+
+  // Back on device 0, and on a thread of its own: both are cached.
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+  int lookups = state.functionLookups;
+  EXPECT_EQ(lookUpAndLaunch(module, add), onDevice0);
+  onNewThread([&] { EXPECT_EQ(lookUpAndLaunch(module, add), onDevice0); });
+  EXPECT_EQ(state.functionLookups, lookups);
+
+  // A context another library made current (on the selected device), and
+  // many contexts after it.
+  std::vector<void *> functions;
+  onNewThread([&] {
+    for (int i = 0; i < 10; ++i) {
+      fake().makeForeignContextCurrent(0);
+      functions.push_back(lookUpAndLaunch(module, add));
+      EXPECT_EQ(state.launches.back().context, fake().currentContext());
+      EXPECT_FALSE(state.launches.back().context->primary);
+    }
+  });
+  EXPECT_EQ(state.moduleLoads, loads + 12);
+  EXPECT_EQ(lookUpAndLaunch(module, add), onDevice0);
+
+  // Unloading unloads it from every context, each with its own current, and
+  // leaves the thread's context as it was.
+  FakeContext *current = fake().currentContext();
+  mgpuModuleUnload(module);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+  EXPECT_EQ(state.moduleUnloads, unloads + 12);
+  EXPECT_EQ(state.liveModules, live);
+  EXPECT_EQ(fake().currentContext(), current);
+}
+
+TEST(FakeDriverTest, TheCApiResolvesFunctionsInTheCurrentContext) {
+  FakeCudaState &state = *fake().state;
+  int live = state.liveModules;
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+  pwModule module = nullptr;
+  ASSERT_EQ(pwModuleLoad(&module, kPtx, sizeof(kPtx)), PW_SUCCESS)
+      << lastMessage();
+  ASSERT_EQ(pwSetDevice(1), PW_SUCCESS);
+  pwFunction function = nullptr;
+  ASSERT_EQ(pwModuleGetFunction(&function, module, "mul"), PW_SUCCESS)
+      << lastMessage();
+  EXPECT_EQ(pwLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr),
+            PW_SUCCESS)
+      << lastMessage();
+  EXPECT_EQ(state.launches.back().context->device, 1);
+  EXPECT_EQ(state.liveModules, live + 2);
+  EXPECT_EQ(pwModuleUnload(module), PW_SUCCESS) << lastMessage();
+  EXPECT_EQ(state.liveModules, live);
+  EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
+}
+
+TEST(FakeDriverTest, FamiliesLaunchInTheContextOfEachCall) {
+  pwFamilyArgument arguments[] = {{PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr},
+                                  {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr}};
+  int32_t outputs[] = {1}, inputs[] = {0};
+  pwVariant variants[] = {{1, 32, PW_STRATEGY_LINEAR, -1, launchingEntry}};
+  pwFamily family = {"copy", 2, 1, 1, 1, arguments, outputs, inputs, variants};
+  float a[8] = {}, c[8] = {};
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, size, stride;
+  } am = {a, a, 0, 8, 1}, cm = {c, c, 0, 8, 1};
+  void *args[] = {&am, &cm};
+
+  // The second launch of each device reuses the remembered decision.
+  FakeCudaState &state = *fake().state;
+  for (int device : {0, 1, 0, 1}) {
+    ASSERT_EQ(pwSetDevice(device), PW_SUCCESS);
+    EXPECT_EQ(pwFamilyLaunch(&family, args), PW_SUCCESS) << lastMessage();
+    EXPECT_EQ(state.launches.back().context->device, device);
+  }
+  EXPECT_EQ(pwGetLastLaunchCached(), 1);
+  EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
 }
 
 } // namespace

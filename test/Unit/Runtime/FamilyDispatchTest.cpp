@@ -56,8 +56,13 @@ const pwFamily *recordingFamily = nullptr;
 thread_local std::vector<RecordedCall> recordedCalls;
 /// Called by the entries after recording, to leave pending errors.
 void (*entryAction)() = nullptr;
+/// Called by the entries before they read their arguments, to launch a
+/// family from inside a variant as compiled code may.
+void (*entryPrologue)() = nullptr;
 
 template <int Rank> void recordingEntry(void **args) {
+  if (entryPrologue)
+    entryPrologue();
   RecordedCall call;
   call.rank = Rank;
   for (int32_t i = 0; i < recordingFamily->numArguments; ++i) {
@@ -202,6 +207,7 @@ protected:
   void SetUp() override {
     recordedCalls.clear();
     entryAction = nullptr;
+    entryPrologue = nullptr;
   }
 
   /// Launches and expects success with exactly one call.
@@ -613,6 +619,104 @@ TEST_F(FamilyDispatchTest, Only32BitVariantRunsInChunks) {
     covered += call.memrefs[c].sizes[0];
   }
   EXPECT_EQ(covered, n);
+}
+
+/// A family `out = in` of two rank-1 f32 memrefs and `numScalars` f32
+/// scalars whose variant does nothing: what a variant launches from inside.
+struct InnerFamily {
+  std::vector<pwFamilyArgument> arguments;
+  int32_t outputs[1] = {0};
+  int32_t inputs[1] = {1};
+  pwVariant variants[1] = {{1, 64, PW_STRATEGY_LINEAR, -1, [](void **) {}}};
+  pwFamily family;
+  MemRef out{0x5000, {7}, {1}}, in{0x6000, {7}, {1}};
+  std::vector<float> scalars;
+  std::vector<void *> args;
+
+  explicit InnerFamily(int numScalars) : scalars(numScalars) {
+    arguments.assign(2, {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr});
+    arguments.resize(2 + numScalars,
+                     {PW_ARGUMENT_SCALAR, PW_F32, 0, 0, nullptr});
+    family = {"inner", static_cast<int32_t>(arguments.size()),
+              1,       1,
+              1,       arguments.data(),
+              outputs, inputs,
+              variants};
+    args = {out.get(), in.get()};
+    for (float &scalar : scalars)
+      args.push_back(&scalar);
+  }
+};
+
+/// The inner family the entries launch, through entryPrologue.
+InnerFamily *innerFamily = nullptr;
+
+void launchInnerFamily() {
+  EXPECT_EQ(pwFamilyLaunch(&innerFamily->family, innerFamily->args.data()),
+            PW_SUCCESS)
+      << pwGetLastErrorMessage();
+}
+
+TEST_F(FamilyDispatchTest, ChunksAreRightAfterAVariantLaunchedAFamily) {
+  InnerFamily inner(0);
+  innerFamily = &inner;
+  FamilyBuilder builder("fill32");
+  int value = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(value).linear({1}, {32});
+  const int64_t n = int64_t(1) << 31;
+  const uintptr_t base = 0x100000000;
+  MemRef vm(0x7f0000000000, {1}, {1}), cm(base, {n}, {1});
+  const pwFamily *family = builder.get();
+  // Every chunk's entry launches the inner family before it reads its
+  // arguments (and the launch after the first misses in the analysis).
+  entryPrologue = launchInnerFamily;
+  ASSERT_EQ(
+      pwFamilyLaunch(family, std::vector<void *>{vm.get(), cm.get()}.data()),
+      PW_SUCCESS)
+      << pwGetLastErrorMessage();
+  ASSERT_GT(recordedCalls.size(), 1u);
+  int64_t covered = 0;
+  for (const RecordedCall &call : recordedCalls) {
+    EXPECT_EQ(call.memrefs[c].aligned, base + covered * 4);
+    EXPECT_EQ(call.memrefs[c].strides, std::vector<int64_t>{1});
+    EXPECT_EQ(call.memrefs[value].aligned, 0x7f0000000000u);
+    EXPECT_EQ(call.memrefs[value].strides, std::vector<int64_t>{0});
+    covered += call.memrefs[c].sizes[0];
+  }
+  EXPECT_EQ(covered, n);
+}
+
+TEST_F(FamilyDispatchTest, ManyArgumentsAreRightAfterAVariantLaunchedAFamily) {
+  // More arguments than fit on the stack: both launches need the thread's
+  // buffers, and the inner one must not take the outer one's.
+  constexpr int kScalars = 70;
+  InnerFamily inner(kScalars);
+  innerFamily = &inner;
+  FamilyBuilder builder("manyScalars");
+  int a = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(a);
+  std::vector<float> scalars(kScalars);
+  std::vector<void *> args(2);
+  for (float &scalar : scalars) {
+    builder.input(builder.scalar(PW_F32));
+    args.push_back(&scalar);
+  }
+  builder.linear({1});
+  MemRef am(kA, {8}, {1}), cm(kC, {8}, {1});
+  args[a] = am.get();
+  args[c] = cm.get();
+  const pwFamily *family = builder.get();
+  entryPrologue = launchInnerFamily;
+  for (int launch = 0; launch < 2; ++launch) {
+    recordedCalls.clear();
+    const RecordedCall &call = launchOnce(family, args);
+    EXPECT_EQ(call.memrefs[a].aligned, kA);
+    EXPECT_EQ(call.memrefs[c].aligned, kC);
+    for (int i = 0; i < kScalars; ++i)
+      EXPECT_EQ(call.scalars[2 + i], &scalars[i]) << i;
+  }
 }
 
 TEST_F(FamilyDispatchTest, ShapesThatDoNotBroadcastAreAnError) {

@@ -80,6 +80,14 @@ TEST(PlanOutputLayout, ShapesThatDoNotBroadcast) {
   EXPECT_NE(message.find("size 3"), std::string::npos) << message;
 }
 
+TEST(PlanOutputLayout, NegativeSizesAreLayoutErrors) {
+  // As in pwFamilyLaunch: a size is part of the layout (Runtime.h's table).
+  Plan p = plan({{{3, -4}, {4, 1}}});
+  EXPECT_EQ(p.status, PW_ERROR_LAYOUT);
+  std::string message = pwGetLastErrorMessage();
+  EXPECT_NE(message.find("negative size -4"), std::string::npos) << message;
+}
+
 TEST(PlanOutputLayout, BadArguments) {
   int32_t rank;
   int64_t shape[2], strides[2];
