@@ -8,6 +8,11 @@
 // RUN: not pw-opt %s --pw-gpu-pipeline="format=elf" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not pw-opt %s --pw-gpu-pipeline="format=isa cuda-path=%t.nowhere" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // RUN: not pw-opt %s --pw-gpu-pipeline="opt-level=4" 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not pw-opt %s --pw-gpu-pipeline="features=+ptx60" 2>&1 | FileCheck %s --check-prefix=PTX60
+// RUN: not pw-opt %s --pw-gpu-pipeline="chip=sm_80 features=+ptx70" 2>&1 | FileCheck %s --check-prefix=PTX70
+// RUN: not pw-opt %s --pw-gpu-pipeline="features=bogus" 2>&1 | FileCheck %s --check-prefix=BOGUS
+// RUN: not pw-opt %s --pw-gpu-pipeline="features=+ptx80,+ptx86" 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: not pw-opt %s --pw-gpu-pipeline="transpose-blocks-per-sm=4294967297" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
 // EMPTY: error: pw-gpu-pipeline: unsupported chip ''; expected sm_80, sm_86, sm_87, sm_89, sm_90[a], sm_100[a|f], sm_103[a|f], sm_110[a|f], sm_120[a|f] or sm_121[a|f]
 // OLD: error: pw-gpu-pipeline: unsupported chip 'sm_75'
@@ -16,6 +21,11 @@
 // FORMAT: error: pw-gpu-pipeline: unknown format 'elf'; expected fatbin, bin or isa
 // TOOLKIT: error: pw-gpu-pipeline: cuda-path '{{.*}}.nowhere' is not a CUDA toolkit (no {{.*}}nvvm{{/|\\}}libdevice{{/|\\}}libdevice.10.bc)
 // OPT: error: pw-gpu-pipeline: opt-level must be 0 to 3, got 4
+// PTX60: error: pw-gpu-pipeline: features '+ptx60': sm_90 needs PTX ISA 8.0 or newer (+ptx80)
+// PTX70: error: pw-gpu-pipeline: features '+ptx70': sm_80 needs PTX ISA 7.4 or newer (+ptx74)
+// BOGUS: error: pw-gpu-pipeline: features 'bogus' must be one PTX ISA version, +ptxNN (empty picks +ptx80 for sm_90)
+// TWO: error: pw-gpu-pipeline: features '+ptx80,+ptx86' must be one PTX ISA version
+// BLOCKS: error: pw-gpu-pipeline: transpose-blocks-per-sm must be 0 to 2147483647, got 4294967297
 
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_80 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_80 | FileCheck %s --check-prefix=SM80
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_86 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_86 | FileCheck %s --check-prefix=SM86
@@ -23,6 +33,7 @@
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_103 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_103 | FileCheck %s --check-prefix=SM103
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_110 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_110 | FileCheck %s --check-prefix=SM110
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_120f format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_120f | FileCheck %s --check-prefix=SM120F
+// RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_90 features=+ptx86 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=PTX86
 // REQUIRES: ptxas
 // SM80: .version 7.4
 // SM80: .target sm_80
@@ -37,6 +48,8 @@
 // SM110: .target sm_110
 // SM120F: .version 8.8
 // SM120F: .target sm_120f
+// PTX86: .version 8.6
+// PTX86: .target sm_90
 func.func @scale(%x: memref<?xf32>, %y: memref<?xf32>) {
   pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
   ^bb0(%a: f32):

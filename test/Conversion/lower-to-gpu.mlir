@@ -4,8 +4,10 @@
 // RUN: pw-opt %s --pw-canonicalize-broadcast --pw-tile --pw-lower-to-gpu | FileCheck %s --check-prefix=NOCAP
 // RUN: pw-opt %s --pw-canonicalize-broadcast --pw-tile --pw-lower-to-gpu=transpose-blocks-per-sm=5 | FileCheck %s --check-prefix=CAP
 // RUN: not pw-opt %s --pw-lower-to-gpu=transpose-blocks-per-sm=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not pw-opt %s --pw-lower-to-gpu=transpose-blocks-per-sm=4294967297 2>&1 | FileCheck %s --check-prefix=HUGE
 
-// NEGATIVE: pw-lower-to-gpu: transpose-blocks-per-sm must not be negative, got -1
+// NEGATIVE: pw-lower-to-gpu: transpose-blocks-per-sm must be 0 to 2147483647, got -1
+// HUGE: pw-lower-to-gpu: transpose-blocks-per-sm must be 0 to 2147483647, got 4294967297
 
 // By default no launch asks for dynamic shared memory.
 // NOCAP: module attributes {gpu.container_module}

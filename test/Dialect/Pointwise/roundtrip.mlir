@@ -197,3 +197,16 @@ func.func @discardable_attributes_and_nested_control_flow(%a: memref<8xi64>,
   }
   return
 }
+
+// An output with a static size of 0 has no elements, so stride 0 on its
+// other dims overlaps nothing (the run-time rule agrees).
+// CHECK-LABEL: func @empty_output_with_stride_zero
+// CHECK: pointwise.map ins(%{{.*}} : memref<0x4xf32>) outs(%{{.*}} : memref<0x4xf32, strided<[0, 0]>>)
+func.func @empty_output_with_stride_zero(%a: memref<0x4xf32>,
+                                         %c: memref<0x4xf32, strided<[0, 0]>>) {
+  pointwise.map ins(%a : memref<0x4xf32>) outs(%c : memref<0x4xf32, strided<[0, 0]>>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  }
+  return
+}

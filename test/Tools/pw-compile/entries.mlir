@@ -14,7 +14,7 @@
 // with 0, no variant asks.
 // CHECK-DAG: call i32 @pwOccupancySharedMemory(i32 {{[1-9][0-9]*}}, i32 3)
 // NOCAP-NOT: pwOccupancySharedMemory
-// NEGATIVE: transpose-blocks-per-sm must not be negative, got -1
+// NEGATIVE: transpose-blocks-per-sm must be 0 to 2147483647, got -1
 
 // The table: name, 4 arguments, 1 output, 3 inputs, 3 variants (64-bit
 // indices only).

@@ -197,11 +197,16 @@ static LogicalResult verifyBroadcast(MapOp op, MemRefType type, unsigned index,
 }
 
 /// An output dim of size > 1 with stride 0 would make several iterations
-/// store to one element; that is only knowable statically when both are.
+/// store to one element (unless another dim has size 0); that is only
+/// knowable statically when both are.
 /// Fully static outputs get the run-time check of the layout library too
 /// (strides that do not nest, too many elements).
 static LogicalResult verifyNoInternalOverlap(MapOp op, MemRefType type,
                                              unsigned index) {
+  // An output with a static size of 0 has no elements to overlap (the
+  // run-time rule agrees).
+  if (llvm::is_contained(type.getShape(), 0))
+    return success();
   auto [strides, offset] = type.getStridesAndOffset();
   for (auto [dim, stride] : llvm::enumerate(strides)) {
     int64_t size = type.getDimSize(dim);

@@ -26,6 +26,9 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <cstdint>
+#include <limits>
+
 namespace pointwise {
 #define GEN_PASS_DEF_LOWERTOGPUPASS
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
@@ -192,6 +195,15 @@ constexpr unsigned kMaxGpuConvertedIntegerWidth = 64;
 /// Rejects the ops in `blocks` that NVPTX cannot compile, at the location of
 /// the map body op they come from.
 LogicalResult verifyGpuCompilable(scf::ParallelOp blocks) {
+  // A kernel launch is host code: a map already inside device code would
+  // become a launch inside a kernel.
+  if (blocks->getParentOfType<gpu::GPUFuncOp>() ||
+      blocks->getParentOfType<gpu::LaunchOp>() ||
+      blocks->getParentOfType<gpu::GPUModuleOp>())
+    return blocks.emitError(
+        "pw-lower-to-gpu: this pointwise.map is inside device code "
+        "(gpu.func, gpu.launch or gpu.module) and cannot become a kernel "
+        "launch; put it in host code");
   WalkResult result = blocks.walk([](Operation *op) {
     if (!isa<arith::FPToSIOp, arith::FPToUIOp, arith::SIToFPOp,
              arith::UIToFPOp>(op))
@@ -227,10 +239,12 @@ struct LowerToGpuPass
   using LowerToGpuPassBase::LowerToGpuPassBase;
 
   void runOnOperation() override {
-    if (transposeBlocksPerSM < 0) {
+    // The cap reaches the runtime as an i32.
+    if (transposeBlocksPerSM < 0 ||
+        transposeBlocksPerSM > std::numeric_limits<int32_t>::max()) {
       emitError(getOperation().getLoc())
-          << "pw-lower-to-gpu: transpose-blocks-per-sm must not be negative, "
-             "got "
+          << "pw-lower-to-gpu: transpose-blocks-per-sm must be 0 to "
+          << std::numeric_limits<int32_t>::max() << ", got "
           << static_cast<int64_t>(transposeBlocksPerSM);
       return signalPassFailure();
     }
@@ -240,9 +254,18 @@ struct LowerToGpuPass
           isMappedTo(loop, gpu::Processor::BlockX))
         blockLoops.push_back(loop);
     });
-    for (scf::ParallelOp loop : blockLoops)
+    for (scf::ParallelOp loop : blockLoops) {
+      // Outlining and the host lowering serve the module the pass runs on;
+      // kernels of a nested module would be placed outside it.
+      if (loop->getParentOfType<ModuleOp>() != getOperation().getOperation()) {
+        loop.emitError("pw-lower-to-gpu: this pointwise.map is in a nested "
+                       "module; the GPU lowering serves the maps of the "
+                       "module it runs on (run it on the nested module)");
+        return signalPassFailure();
+      }
       if (failed(verifyGpuCompilable(loop)))
         return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : blockLoops)
       if (failed(convertToLaunch(rewriter, loop, transposeBlocksPerSM)))
@@ -268,6 +291,7 @@ struct LowerToGpuPass
     SmallVector<gpu::LaunchFuncOp> launches;
     getOperation()->walk(
         [&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+
     if (launches.size() == kernelAttrs.size()) {
       SymbolTableCollection symbols;
       for (auto [launch, attrs] : llvm::zip(launches, kernelAttrs))

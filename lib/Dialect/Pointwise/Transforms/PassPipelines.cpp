@@ -27,7 +27,9 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 using namespace mlir;
@@ -61,6 +63,7 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   // compute them, which no LLVM intrinsic does; a map body cannot hold the
   // calls, so this runs once the bodies are loops.
   pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createExpandFloatClassesPass());
   // Upstream's standard CPU lowering; f16/bf16 math goes through f32 since
   // libm has no half-precision entry points.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
@@ -132,6 +135,30 @@ static std::string getDefaultFeatures(llvm::StringRef chip) {
   return "+ptx" + std::to_string(getMinimumPtxVersion(chip));
 }
 
+/// Why `features` cannot serve `chip` (a supported one), or "". The NVPTX
+/// backend ignores names it does not know and stops the process on a PTX
+/// version below the chip's, so only one `+ptxNN` of at least that version
+/// is taken.
+static std::string checkFeatures(llvm::StringRef features,
+                                 llvm::StringRef chip) {
+  if (features.empty())
+    return "";
+  unsigned minimum = getMinimumPtxVersion(chip);
+  llvm::StringRef digits = features;
+  unsigned version = 0;
+  if (!digits.consume_front("+ptx") || digits.size() != 2 ||
+      !llvm::all_of(digits, llvm::isDigit) || digits.getAsInteger(10, version))
+    return "pw-gpu-pipeline: features '" + features.str() +
+           "' must be one PTX ISA version, +ptxNN (empty picks +ptx" +
+           std::to_string(minimum) + " for " + chip.str() + ")";
+  if (version < minimum)
+    return "pw-gpu-pipeline: features '" + features.str() + "': " + chip.str() +
+           " needs PTX ISA " + std::to_string(minimum / 10) + "." +
+           std::to_string(minimum % 10) + " or newer (+ptx" +
+           std::to_string(minimum) + ")";
+  return "";
+}
+
 std::string
 pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
   llvm::StringRef chip = options.chip;
@@ -154,6 +181,14 @@ pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
   if (options.optLevel < 0 || options.optLevel > 3)
     return "pw-gpu-pipeline: opt-level must be 0 to 3, got " +
            std::to_string(options.optLevel);
+  if (std::string problem = checkFeatures(options.features, chip);
+      !problem.empty())
+    return problem;
+  if (options.transposeBlocksPerSM < 0 ||
+      options.transposeBlocksPerSM > std::numeric_limits<int32_t>::max())
+    return "pw-gpu-pipeline: transpose-blocks-per-sm must be 0 to " +
+           std::to_string(std::numeric_limits<int32_t>::max()) + ", got " +
+           std::to_string(options.transposeBlocksPerSM);
   return "";
 }
 
@@ -209,6 +244,7 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   // Integer powers as calls of functions (see the CPU pipeline); kernel
   // outlining copies the functions the kernels call into their module.
   pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createExpandFloatClassesPass());
   // Canonicalization would merge the block and thread loops; it runs once
   // they are a kernel.
   LowerToGpuPassOptions lower;

@@ -29,6 +29,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+
 namespace pointwise {
 #define GEN_PASS_DEF_TILEPASS
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
@@ -119,12 +121,13 @@ Strategy chooseStrategy(MapOp map) {
   return linear ? Strategy::Linear : Strategy::General;
 }
 
-/// 32-bit index arithmetic is safe when the layout algebra says every
-/// operand's reachable offsets fit; only static layouts can tell.
-unsigned chooseIndexBitwidth(MapOp map) {
+/// The index bitwidth the layout algebra proves enough for `map`: 32 when
+/// every operand's reachable offsets fit, 64 when they may not; nullopt
+/// when a dynamic size, stride or offset leaves it to run time.
+std::optional<unsigned> decideIndexBitwidthStatically(MapOp map) {
   SmallVector<int64_t> shape = map.getIterationShape();
   if (llvm::any_of(shape, ShapedType::isDynamic))
-    return 64;
+    return std::nullopt;
   layout::IterationLayout iteration;
   iteration.sizes.assign(shape.begin(), shape.end());
   std::vector<int64_t> byteSizes;
@@ -135,7 +138,7 @@ unsigned chooseIndexBitwidth(MapOp map) {
     auto [strides, offset] = type.getStridesAndOffset();
     if (ShapedType::isDynamic(offset) ||
         llvm::any_of(strides, ShapedType::isDynamic))
-      return 64;
+      return std::nullopt;
     iteration.strides.insert(iteration.strides.end(), strides.begin(),
                              strides.end());
     iteration.offsets.push_back(offset);
@@ -144,6 +147,12 @@ unsigned chooseIndexBitwidth(MapOp map) {
   layout::LayoutResult<layout::IndexWidth> width =
       layout::computeIndexWidth(iteration, byteSizes);
   return width && *width == layout::IndexWidth::Bits32 ? 32 : 64;
+}
+
+/// 32-bit index arithmetic is safe when the layout algebra says every
+/// operand's reachable offsets fit; only static layouts can tell.
+unsigned chooseIndexBitwidth(MapOp map) {
+  return decideIndexBitwidthStatically(map).value_or(64);
 }
 
 /// Elements a thread of the linear strategy keeps in flight at most.
@@ -1341,6 +1350,14 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
         map.emitOpError("the transpose strategy needs outputs contiguous "
                         "along the last dim and an input contiguous along "
                         "another dim");
+        return signalPassFailure();
+      }
+      // A forced 32 on a static layout that needs 64 would truncate its
+      // offsets (dynamic layouts are the runtime's to check at dispatch).
+      if (indexBitwidth == 32 && decideIndexBitwidthStatically(map) == 64u) {
+        map.emitOpError("index-bitwidth=32 cannot address this map's "
+                        "operands: their static sizes, strides and offsets "
+                        "reach element offsets beyond 32 bits");
         return signalPassFailure();
       }
       unsigned bits = indexBitwidth ? indexBitwidth : chooseIndexBitwidth(map);

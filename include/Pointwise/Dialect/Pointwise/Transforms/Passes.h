@@ -82,8 +82,8 @@ struct GpuPipelineOptions
                            llvm::cl::init("sm_90")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX features; empty picks a PTX version valid for the "
-                     "chip (+ptx80 for sm_90)"),
+      llvm::cl::desc("The PTX ISA version as +ptxNN, at least the chip's; "
+                     "empty picks the chip's (+ptx80 for sm_90)"),
       llvm::cl::init("")};
   Option<std::string> format{
       *this, "format",

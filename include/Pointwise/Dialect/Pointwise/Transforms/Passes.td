@@ -452,4 +452,25 @@ def LaunchOnCurrentStreamPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ExpandFloatClassesPass : Pass<"pw-expand-float-classes"> {
+  let summary = "Expands math.isinf and math.isnormal into comparisons";
+  let description = [{
+    Neither upstream lowering to LLVM handles `math.isinf` or
+    `math.isnormal` (`math.isnan` and `math.isfinite` have LLVM
+    counterparts), so a map body using them would fail late in a pipeline.
+    This pass rewrites them, on scalars and vectors of any float type, into
+    `math.absf` and ordered `arith.cmpf` against constants of the operand's
+    type:
+
+    * `math.isinf %x` is `|x| == +inf`;
+    * `math.isnormal %x` is `|x| >= smallest normal && |x| < +inf`, false for
+      zero, subnormals, infinities and NaN.
+
+    Both pipelines run it before lowering math; it works on any op, before
+    or after the maps are lowered.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,92 @@
+//===- ExpandFloatClasses.cpp - math.isinf / math.isnormal as compares ----===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Rewrites the float class predicates that no upstream lowering to LLVM
+// handles into an absolute value and ordered comparisons with constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace pointwise {
+#define GEN_PASS_DEF_EXPANDFLOATCLASSESPASS
+#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
+} // namespace pointwise
+
+using namespace mlir;
+
+namespace {
+
+/// A constant of `type` (a float or a vector of floats) holding `value`.
+Value createFloatConstant(PatternRewriter &rewriter, Location loc, Type type,
+                          const llvm::APFloat &value) {
+  auto elementType = cast<FloatType>(getElementTypeOrSelf(type));
+  TypedAttr attr = rewriter.getFloatAttr(elementType, value);
+  if (auto vector = dyn_cast<VectorType>(type))
+    attr = DenseElementsAttr::get(vector, attr);
+  return arith::ConstantOp::create(rewriter, loc, type, attr);
+}
+
+const llvm::fltSemantics &getSemantics(Type type) {
+  return cast<FloatType>(getElementTypeOrSelf(type)).getFloatSemantics();
+}
+
+/// math.isinf x: |x| == +inf (ordered, so NaN gives false).
+struct ExpandIsInf : OpRewritePattern<math::IsInfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::IsInfOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getOperand().getType();
+    Value magnitude = math::AbsFOp::create(rewriter, loc, op.getOperand());
+    Value infinity = createFloatConstant(
+        rewriter, loc, type, llvm::APFloat::getInf(getSemantics(type)));
+    rewriter.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OEQ,
+                                               magnitude, infinity);
+    return success();
+  }
+};
+
+/// math.isnormal x: smallest normal <= |x| < +inf (ordered: false for NaN).
+struct ExpandIsNormal : OpRewritePattern<math::IsNormalOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::IsNormalOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getOperand().getType();
+    const llvm::fltSemantics &semantics = getSemantics(type);
+    Value magnitude = math::AbsFOp::create(rewriter, loc, op.getOperand());
+    Value smallest = createFloatConstant(
+        rewriter, loc, type, llvm::APFloat::getSmallestNormalized(semantics));
+    Value infinity = createFloatConstant(rewriter, loc, type,
+                                         llvm::APFloat::getInf(semantics));
+    Value atLeastNormal = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGE, magnitude, smallest);
+    Value finite = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OLT, magnitude, infinity);
+    rewriter.replaceOpWithNewOp<arith::AndIOp>(op, atLeastNormal, finite);
+    return success();
+  }
+};
+
+struct ExpandFloatClassesPass
+    : public pointwise::impl::ExpandFloatClassesPassBase<
+          ExpandFloatClassesPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExpandIsInf, ExpandIsNormal>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
