@@ -17,7 +17,9 @@
 #include "Pointwise/Compiler/Family.h"
 #include "Pointwise/Runtime/Runtime.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -182,11 +184,79 @@ createFamilyTable(llvm::Module &module, const FamilySpec &family,
   return global;
 }
 
+/// The C library functions that compiled code may call: the libcalls LLVM
+/// emits for float intrinsics and the math dialect's lowering (in double,
+/// float and long double forms), memory and allocation routines, and what a
+/// failed run-time check calls.
+constexpr llvm::StringLiteral kMathFunctions[] = {
+    "exp",    "exp2",      "exp10", "expm1",  "log",      "log2",   "log10",
+    "log1p",  "pow",       "sqrt",  "cbrt",   "sin",      "cos",    "tan",
+    "asin",   "acos",      "atan",  "atan2",  "sinh",     "cosh",   "tanh",
+    "asinh",  "acosh",     "atanh", "erf",    "erfc",     "fmod",   "fma",
+    "fmin",   "fmax",      "floor", "ceil",   "trunc",    "round",  "roundeven",
+    "rint",   "nearbyint", "ldexp", "frexp",  "copysign", "fabs",   "hypot",
+    "sincos", "modf",      "lrint", "llrint", "lround",   "llround"};
+constexpr llvm::StringLiteral kOtherLibraryFunctions[] = {
+    "memcpy",        "memmove", "memset", "malloc", "calloc", "realloc",
+    "aligned_alloc", "free",    "abort",  "puts",   "printf"};
+
+bool isLibraryFunction(llvm::StringRef name) {
+  if (llvm::is_contained(kOtherLibraryFunctions, name))
+    return true;
+  // sinf and sinl are sin's float and long double forms.
+  return llvm::any_of(kMathFunctions, [&](llvm::StringRef function) {
+    return name == function ||
+           (name.size() == function.size() + 1 && name.starts_with(function) &&
+            (name.back() == 'f' || name.back() == 'l'));
+  });
+}
+
+/// Whether `name` may be a family's C entry point; if not, `error` says why.
+/// The entry is an exported symbol of the object, library or JIT: a name
+/// that the compiled code or the runtime itself calls would be bound to the
+/// entry instead (a family `exp` whose body calls exp() recursing forever,
+/// and replacing libm's exp for the whole process).
+bool checkEntryName(llvm::StringRef name, std::string &error) {
+  auto reject = [&](const llvm::Twine &why) {
+    error = ("a kernel family exports a C function named after it, and '" +
+             name + "' " + why + "; rename the function")
+                .str();
+    return false;
+  };
+  // Bytes from 0x80 on are UTF-8 letters, which C identifiers may hold.
+  auto isIdentifierChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  };
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      !llvm::all_of(name, isIdentifierChar))
+    return reject("is not a C identifier (letters, digits and _, not "
+                  "starting with a digit)");
+  if (isLibraryFunction(name))
+    return reject("is a C library function that compiled code may call");
+  if (name.starts_with("__"))
+    return reject("starts with '__', as the compiler's helper routines "
+                  "(__truncsfbf2, __powisf2...) do");
+  // The runtime's functions are pwFamilyLaunch, mgpuLaunchKernel, ... and the
+  // C API's pwcCompile, ...; Python's families are pw_fn_<name>.
+  bool runtimeName =
+      name.starts_with("mgpu") || name.starts_with("pw_family_") ||
+      (name.starts_with("pw") && name.size() > 2 && llvm::isUpper(name[2])) ||
+      (name.starts_with("pwc") && name.size() > 3 && llvm::isUpper(name[3]));
+  if (runtimeName)
+    return reject("is reserved for the runtime (names starting with pw and "
+                  "an upper-case letter, pwc and an upper-case letter, mgpu or "
+                  "pw_family_)");
+  return true;
+}
+
 /// `i32 <name>(descriptors and scalars)`: the C entry point.
 bool createCEntry(llvm::Module &module, const FamilySpec &family,
                   llvm::GlobalVariable *table,
                   llvm::ArrayRef<llvm::Type *> scalarTypes,
                   std::string &error) {
+  if (!checkEntryName(family.name, error))
+    return false;
   if (module.getNamedValue(family.name)) {
     error = "the symbol '" + family.name + "' is already defined";
     return false;
@@ -268,6 +338,17 @@ std::unique_ptr<llvm::Module> pointwise::compileFamilies(
   if (mlir::failed(built))
     return nullptr;
   families = std::move(*built);
+  // Checked again with the entries, but reported here at the function, before
+  // the lowering's minutes for a GPU target.
+  for (const FamilySpec &family : families) {
+    std::string error;
+    if (checkEntryName(family.name, error))
+      continue;
+    auto variant =
+        module.lookupSymbol<mlir::func::FuncOp>(family.variants[0].function);
+    mlir::emitError(variant ? variant.getLoc() : module.getLoc()) << error;
+    return nullptr;
+  }
   size_t variants = 0;
   for (const FamilySpec &family : families)
     variants += family.variants.size();

@@ -144,8 +144,26 @@ llvm::cl::opt<bool> quiet("quiet", llvm::cl::desc("No progress lines"),
                           llvm::cl::cat(compileOptions));
 
 int fail(const llvm::Twine &message) {
-  llvm::errs() << "pw-compile: " << message << "\n";
+  llvm::errs() << "pw-compile: error: " << message << "\n";
   return 1;
+}
+
+/// Keeps `output` if everything written to it reached the file; otherwise
+/// reports why and leaves it to be deleted. (A stream destroyed with an
+/// unchecked error aborts the process with "IO failure".)
+int finishOutput(llvm::ToolOutputFile &output, llvm::StringRef path) {
+  llvm::raw_fd_ostream &os = output.os();
+  // Closing reports what the last writes hit too (stdout stays open).
+  if (path == "-")
+    os.flush();
+  else
+    os.close();
+  if (std::error_code error = os.error()) {
+    os.clear_error();
+    return fail("cannot write '" + path + "': " + error.message());
+  }
+  output.keep();
+  return 0;
 }
 
 /// An x86-64 (host) target machine producing position-independent code that
@@ -228,6 +246,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // Errors name the function and rule at its location in the input; a dump
+  // of the whole module (or of its lowered form) under each one hides them.
+  context.printOpOnDiagnostic(false);
   std::string error;
   auto file = openInputFile(inputFilename, &error);
   if (!file)
@@ -264,8 +285,7 @@ int main(int argc, char **argv) {
     if (!output)
       return fail(error);
     module->print(output->os());
-    output->keep();
-    return 0;
+    return finishOutput(*output, outputFilename);
   }
 
   llvm::LLVMContext llvmContext;
@@ -293,8 +313,7 @@ int main(int argc, char **argv) {
     if (!output)
       return fail(error);
     host->print(output->os(), nullptr);
-    output->keep();
-    return 0;
+    return finishOutput(*output, outputFilename);
   }
 
   llvm::SmallString<256> object(outputFilename);
@@ -314,7 +333,8 @@ int main(int argc, char **argv) {
                                      llvm::CodeGenFileType::ObjectFile))
       return fail("the host target cannot emit object files");
     passes.run(*host);
-    output->keep();
+    if (int status = finishOutput(*output, object))
+      return status;
   }
   if (extension == ".o")
     return 0;

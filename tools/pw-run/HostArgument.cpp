@@ -12,9 +12,12 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace pointwise::run;
@@ -80,18 +83,21 @@ llvm::Expected<uint64_t> parseScalar(Type type, llvm::StringRef text,
   std::string typeName;
   llvm::raw_string_ostream(typeName) << type;
   if (isa<FloatType>(type)) {
-    double value;
-    if (text.getAsDouble(value))
+    // Rounded once, straight to the type (through double, a decimal could
+    // round twice); a finite number that overflows rounds to infinity with
+    // opOverflow, while "inf" itself converts exactly.
+    llvm::APFloat value(getSemantics(type));
+    llvm::Expected<llvm::APFloat::opStatus> status =
+        value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
       return error("a number");
-    llvm::APFloat converted(value);
-    bool losesInfo;
-    if (converted.convert(getSemantics(type),
-                          llvm::APFloat::rmNearestTiesToEven, &losesInfo) &
-        llvm::APFloat::opOverflow)
+    }
+    if (*status & llvm::APFloat::opOverflow)
       return llvm::createStringError("argument #" + llvm::Twine(index) + ": " +
                                      text + " is out of range for " + typeName +
                                      " (it rounds to infinity)");
-    return toFloatBits(type, value);
+    return value.bitcastToAPInt().getZExtValue();
   }
   if (type.isInteger(1)) {
     if (text == "true" || text == "1")
@@ -133,6 +139,38 @@ bool isSupportedElementType(Type type) {
     return integer.isSignless() &&
            llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+/// The strides of a view of `sizes` whose type has `typeStrides`: the static
+/// ones as they are, since the compiled code uses them whatever the
+/// descriptor says, and each dynamic one, from the innermost dim out, one
+/// more than the element offsets that the dims laid out so far (the static
+/// ones first) span. The dims given strides so never overlap each other or
+/// the static ones, and a type without static strides gets the row-major
+/// layout. std::nullopt when a stride would not fit in 64 bits.
+std::optional<std::vector<int64_t>>
+fillDynamicStrides(llvm::ArrayRef<int64_t> sizes,
+                   llvm::ArrayRef<int64_t> typeStrides) {
+  std::vector<int64_t> strides(typeStrides.begin(), typeStrides.end());
+  if (llvm::none_of(strides, ShapedType::isDynamic))
+    return strides;
+  int64_t span = 0;
+  auto addToSpan = [&](size_t dim) {
+    int64_t steps = std::max<int64_t>(sizes[dim] - 1, 0), distance;
+    return strides[dim] != std::numeric_limits<int64_t>::min() &&
+           !llvm::MulOverflow(std::abs(strides[dim]), steps, distance) &&
+           !llvm::AddOverflow(span, distance, span);
+  };
+  for (size_t dim = 0; dim < strides.size(); ++dim)
+    if (!ShapedType::isDynamic(strides[dim]) && !addToSpan(dim))
+      return std::nullopt;
+  for (size_t dim = strides.size(); dim-- > 0;) {
+    if (!ShapedType::isDynamic(strides[dim]))
+      continue;
+    if (llvm::AddOverflow(span, int64_t(1), strides[dim]) || !addToSpan(dim))
+      return std::nullopt;
+  }
+  return strides;
 }
 
 std::string joinIntegers(llvm::ArrayRef<int64_t> values, llvm::StringRef sep) {
@@ -191,8 +229,6 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
       return fail("the type has a dynamic size or stride: give the view with "
                   "--arg, e.g. 4x8 or 4x8@1,4+0");
     argument.sizes.assign(memref.getShape().begin(), memref.getShape().end());
-    argument.strides.assign(typeStrides.begin(), typeStrides.end());
-    argument.offset = ShapedType::isDynamic(typeOffset) ? 0 : typeOffset;
   } else {
     if (static_cast<int64_t>(spec.sizes.size()) != memref.getRank())
       return fail("the view has " + llvm::Twine(spec.sizes.size()) +
@@ -204,30 +240,31 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
         return fail("size " + llvm::Twine(argument.sizes[dim]) + " of dim " +
                     llvm::Twine(dim) + " contradicts the type's " +
                     llvm::Twine(size));
-    if (spec.strides) {
-      argument.strides = *spec.strides;
-      for (auto [dim, stride] : llvm::enumerate(typeStrides))
-        if (!ShapedType::isDynamic(stride) && stride != argument.strides[dim])
-          return fail("stride " + llvm::Twine(argument.strides[dim]) +
-                      " of dim " + llvm::Twine(dim) +
-                      " contradicts the type's " + llvm::Twine(stride));
-    } else if (llvm::none_of(typeStrides, ShapedType::isDynamic)) {
-      argument.strides.assign(typeStrides.begin(), typeStrides.end());
-    } else {
-      argument.strides.assign(argument.sizes.size(), 1);
-      for (int64_t dim = static_cast<int64_t>(argument.sizes.size()) - 2;
-           dim >= 0; --dim)
-        argument.strides[dim] = argument.strides[dim + 1] *
-                                std::max<int64_t>(argument.sizes[dim + 1], 1);
-    }
-    if (spec.offset) {
-      if (!ShapedType::isDynamic(typeOffset) && typeOffset != *spec.offset)
-        return fail("offset " + llvm::Twine(*spec.offset) +
-                    " contradicts the type's " + llvm::Twine(typeOffset));
-      argument.offset = *spec.offset;
-    } else {
-      argument.offset = ShapedType::isDynamic(typeOffset) ? 0 : typeOffset;
-    }
+  }
+  // ('-' leaves strides and offset unset: its type fixes them but a
+  // dynamic offset, taken as 0 as for a view without one.)
+  if (spec.strides) {
+    argument.strides = *spec.strides;
+    for (auto [dim, stride] : llvm::enumerate(typeStrides))
+      if (!ShapedType::isDynamic(stride) && stride != argument.strides[dim])
+        return fail("stride " + llvm::Twine(argument.strides[dim]) +
+                    " of dim " + llvm::Twine(dim) + " contradicts the type's " +
+                    llvm::Twine(stride));
+  } else {
+    std::optional<std::vector<int64_t>> strides =
+        fillDynamicStrides(argument.sizes, typeStrides);
+    if (!strides)
+      return fail("no dynamic stride past the type's static ones fits in 64 "
+                  "bits: give the strides with @, e.g. 4x8@8,1");
+    argument.strides = std::move(*strides);
+  }
+  if (spec.offset) {
+    if (!ShapedType::isDynamic(typeOffset) && typeOffset != *spec.offset)
+      return fail("offset " + llvm::Twine(*spec.offset) +
+                  " contradicts the type's " + llvm::Twine(typeOffset));
+    argument.offset = *spec.offset;
+  } else {
+    argument.offset = ShapedType::isDynamic(typeOffset) ? 0 : typeOffset;
   }
 
   layout::StridedLayout view{argument.sizes, argument.strides, argument.offset};
@@ -271,10 +308,12 @@ void HostArgument::fill(FillMode mode, uint64_t seed) {
   Random random(seed);
   auto *bytes = elements();
   for (int64_t element = 0; element < bufferElements; ++element) {
+    // An i1 byte holds 0 or 1: iota alternates them.
     uint64_t bits = mode == FillMode::Random ? randomBits(type, random)
                     : isa<FloatType>(type)
                         ? toFloatBits(type, static_cast<double>(element))
-                        : static_cast<uint64_t>(element);
+                    : type.isInteger(1) ? static_cast<uint64_t>(element & 1)
+                                        : static_cast<uint64_t>(element);
     std::memcpy(bytes + element * byteWidth, &bits, byteWidth);
   }
 }

@@ -200,11 +200,23 @@ _Float16 truncateDoubleToBFloat(double value) {
 
 void returnFromFailedCheck();
 
+/// The JIT's name for function `name` of the module. The JIT exports every
+/// function, and the libcalls of the map bodies (exp, sinf, memcpy...) bind
+/// to exported functions first: a function named `exp` whose body calls
+/// exp() would call itself. No C library function starts with this prefix.
+std::string getJitName(StringRef name) { return ("pw_run." + name).str(); }
+
 /// Lowers a copy of `module` with `pw-cpu-pipeline` and JIT-compiles it.
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 compile(ModuleOp module, StringRef entry, bool reference) {
   OwningOpRef<ModuleOp> copy = module.clone();
-  auto function = copy->lookupSymbol<func::FuncOp>(entry);
+  SymbolTable symbols(*copy);
+  for (auto defined : llvm::to_vector(copy->getOps<func::FuncOp>()))
+    if (!defined.isExternal() &&
+        failed(symbols.rename(defined, getJitName(defined.getName()))))
+      return llvm::createStringError("cannot rename '" + defined.getName() +
+                                     "' for the JIT");
+  auto function = copy->lookupSymbol<func::FuncOp>(getJitName(entry));
   function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     UnitAttr::get(module.getContext()));
   PassManager pm(module.getContext());
@@ -324,7 +336,7 @@ llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
   for (HostArgument &argument : arguments)
     packed.push_back(argument.getPackedArgument());
   engine.initialize();
-  auto function = engine.lookupPacked(("_mlir_ciface_" + entry).str());
+  auto function = engine.lookupPacked("_mlir_ciface_" + getJitName(entry));
   if (!function)
     return function.takeError();
   // arith's integer division and remainder are undefined for a zero divisor
@@ -390,6 +402,18 @@ int main(int argc, char **argv) {
       "--print --check\n");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+
+  // pw-tile's options steer only the tiled CPU lowering; anywhere else they
+  // would change nothing, silently.
+  if (target == Target::Cuda && lowering.getNumOccurrences())
+    return fail("--lowering applies to --target=cpu (--target=cuda runs the "
+                "kernel family, checked against the reference lowering)");
+  for (const llvm::cl::Option *option :
+       std::initializer_list<const llvm::cl::Option *>{
+           &tileStrategy, &indexBitwidth, &tileEdge})
+    if (option->getNumOccurrences() && lowering != Lowering::Tiled)
+      return fail("--" + option->ArgStr + " needs --lowering=tiled (it is " +
+                  "an option of the tiled CPU lowering)");
 
   DialectRegistry registry;
   registerAllDialects(registry);
