@@ -15,7 +15,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace pointwise {
 #define GEN_PASS_DEF_EXPANDFLOATCLASSESPASS
@@ -82,10 +82,12 @@ struct ExpandFloatClassesPass
     : public pointwise::impl::ExpandFloatClassesPassBase<
           ExpandFloatClassesPass> {
   void runOnOperation() override {
+    // Only these ops are rewritten, in place: the greedy driver would also
+    // fold and hoist constants, which changes the tiled loops the GPU
+    // lowering expects untouched until they are kernels.
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandIsInf, ExpandIsNormal>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
