@@ -18,6 +18,27 @@ namespace {
 
 constexpr uint64_t kBase = 0x10000;
 
+/// The element offset of every element of `layout`, one by one (none when
+/// a size is 0): the brute force the randomized tests compare against.
+std::vector<int64_t> elementOffsets(const StridedLayout &layout) {
+  std::vector<int64_t> offsets;
+  for (int64_t size : layout.sizes)
+    if (size == 0)
+      return offsets;
+  std::vector<int64_t> index(layout.rank(), 0);
+  while (true) {
+    int64_t offset = layout.offset;
+    for (unsigned d = 0; d < layout.rank(); ++d)
+      offset += index[d] * layout.strides[d];
+    offsets.push_back(offset);
+    unsigned d = 0;
+    while (d < layout.rank() && ++index[d] == layout.sizes[d])
+      index[d++] = 0;
+    if (d == layout.rank())
+      return offsets;
+  }
+}
+
 std::string overlapError(const std::vector<StridedLayout> &operands,
                          const std::vector<OperandBuffer> &buffers,
                          unsigned numOutputs) {
@@ -225,26 +246,11 @@ TEST(OutputOverlapTest, TranslatesAgreeWithTheirElements) {
     StridedLayout input = output;
     input.offset += pick(-40, 40);
     std::set<int64_t> outputElements;
+    for (int64_t offset : elementOffsets(output))
+      outputElements.insert(offset);
     bool shared = false;
-    auto visit = [&](const StridedLayout &layout, bool insert) {
-      std::vector<int64_t> index(layout.rank(), 0);
-      while (true) {
-        int64_t offset = layout.offset;
-        for (unsigned d = 0; d < layout.rank(); ++d)
-          offset += index[d] * layout.strides[d];
-        if (insert)
-          outputElements.insert(offset);
-        else if (outputElements.count(offset))
-          shared = true;
-        unsigned d = 0;
-        while (d < layout.rank() && ++index[d] == layout.sizes[d])
-          index[d++] = 0;
-        if (d == layout.rank())
-          return;
-      }
-    };
-    visit(output, true);
-    visit(input, false);
+    for (int64_t offset : elementOffsets(input))
+      shared |= outputElements.count(offset) != 0;
     bool exactAlias = input.offset == output.offset;
     LayoutResult<void> result =
         checkOutputOverlap({output, input}, {{kBase, 4}, {kBase, 4}}, 1);
@@ -281,23 +287,11 @@ TEST(OutputOverlapTest, AnyTwoViewsNeverPassWhenTheyShareAByte) {
   };
   auto bytesOf = [](const StridedLayout &layout, const OperandBuffer &buffer) {
     std::set<uint64_t> bytes;
-    std::vector<int64_t> index(layout.rank(), 0);
-    for (int64_t size : layout.sizes)
-      if (size == 0)
-        return bytes;
-    while (true) {
-      int64_t offset = layout.offset;
-      for (unsigned d = 0; d < layout.rank(); ++d)
-        offset += index[d] * layout.strides[d];
+    for (int64_t offset : elementOffsets(layout))
       for (int64_t byte = 0; byte < buffer.elementByteSize; ++byte)
         bytes.insert(buffer.baseAddress + offset * buffer.elementByteSize +
                      byte);
-      unsigned d = 0;
-      while (d < layout.rank() && ++index[d] == layout.sizes[d])
-        index[d++] = 0;
-      if (d == layout.rank())
-        return bytes;
-    }
+    return bytes;
   };
   const int64_t elementSizes[] = {1, 2, 4, 8};
   int passedWithIntersectingRanges = 0, shared = 0;

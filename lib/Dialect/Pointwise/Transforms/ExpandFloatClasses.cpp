@@ -40,39 +40,44 @@ const llvm::fltSemantics &getSemantics(Type type) {
   return cast<FloatType>(getElementTypeOrSelf(type)).getFloatSemantics();
 }
 
-/// math.isinf x: |x| == +inf (ordered, so NaN gives false).
+/// `magnitude predicate value`, an ordered comparison (false for NaN) with
+/// a constant of the magnitude's type.
+Value compareWith(PatternRewriter &rewriter, Location loc, Value magnitude,
+                  arith::CmpFPredicate predicate, const llvm::APFloat &value) {
+  Value constant =
+      createFloatConstant(rewriter, loc, magnitude.getType(), value);
+  return arith::CmpFOp::create(rewriter, loc, predicate, magnitude, constant);
+}
+
+/// math.isinf x: |x| == +inf.
 struct ExpandIsInf : OpRewritePattern<math::IsInfOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::IsInfOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type type = op.getOperand().getType();
     Value magnitude = math::AbsFOp::create(rewriter, loc, op.getOperand());
-    Value infinity = createFloatConstant(
-        rewriter, loc, type, llvm::APFloat::getInf(getSemantics(type)));
-    rewriter.replaceOpWithNewOp<arith::CmpFOp>(op, arith::CmpFPredicate::OEQ,
-                                               magnitude, infinity);
+    const llvm::fltSemantics &semantics = getSemantics(magnitude.getType());
+    rewriter.replaceOp(op, compareWith(rewriter, loc, magnitude,
+                                       arith::CmpFPredicate::OEQ,
+                                       llvm::APFloat::getInf(semantics)));
     return success();
   }
 };
 
-/// math.isnormal x: smallest normal <= |x| < +inf (ordered: false for NaN).
+/// math.isnormal x: smallest normal <= |x| < +inf.
 struct ExpandIsNormal : OpRewritePattern<math::IsNormalOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::IsNormalOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type type = op.getOperand().getType();
-    const llvm::fltSemantics &semantics = getSemantics(type);
     Value magnitude = math::AbsFOp::create(rewriter, loc, op.getOperand());
-    Value smallest = createFloatConstant(
-        rewriter, loc, type, llvm::APFloat::getSmallestNormalized(semantics));
-    Value infinity = createFloatConstant(rewriter, loc, type,
-                                         llvm::APFloat::getInf(semantics));
-    Value atLeastNormal = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OGE, magnitude, smallest);
-    Value finite = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OLT, magnitude, infinity);
+    const llvm::fltSemantics &semantics = getSemantics(magnitude.getType());
+    Value atLeastNormal =
+        compareWith(rewriter, loc, magnitude, arith::CmpFPredicate::OGE,
+                    llvm::APFloat::getSmallestNormalized(semantics));
+    Value finite =
+        compareWith(rewriter, loc, magnitude, arith::CmpFPredicate::OLT,
+                    llvm::APFloat::getInf(semantics));
     rewriter.replaceOpWithNewOp<arith::AndIOp>(op, atLeastNormal, finite);
     return success();
   }
