@@ -70,6 +70,11 @@ llvm::Error pointwise::run::checkArgumentLayouts(
   SmallVector<MapOp> maps;
   entry.walk([&](MapOp map) { maps.push_back(map); });
   for (auto [index, map] : llvm::enumerate(maps)) {
+    // A map under control flow (an scf.if, a loop, a later block) may not
+    // run with these arguments: rejecting it here would reject a valid
+    // call. The pipelines' run-time checks check it if the run reaches it.
+    if (map->getBlock() != &entryBlock)
+      continue;
     CheckedOperands checked;
     for (Value output : map.getOutputs())
       if (std::optional<unsigned> argument =

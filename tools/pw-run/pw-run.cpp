@@ -206,7 +206,8 @@ void returnFromFailedCheck();
 /// exp() would call itself. No C library function starts with this prefix.
 std::string getJitName(StringRef name) { return ("pw_run." + name).str(); }
 
-/// Lowers a copy of `module` with `pw-cpu-pipeline` and JIT-compiles it.
+/// Lowers a copy of `module` with `pw-cpu-pipeline`, as the reference
+/// lowering or as --lowering chooses, and JIT-compiles it.
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 compile(ModuleOp module, StringRef entry, bool reference) {
   OwningOpRef<ModuleOp> copy = module.clone();
@@ -221,11 +222,17 @@ compile(ModuleOp module, StringRef entry, bool reference) {
                     UnitAttr::get(module.getContext()));
   PassManager pm(module.getContext());
   CpuPipelineOptions options;
-  options.reference = reference;
-  options.tiled = lowering == Lowering::Tiled;
-  options.strategy = tileStrategy;
-  options.indexBitwidth = indexBitwidth;
-  options.tileEdge = tileEdge;
+  if (reference) {
+    // The oracle lowers the original layout as it is: none of the optimized
+    // lowering's options (--lowering and pw-tile's) apply to it, and
+    // pw-cpu-pipeline rejects reference=1 with tiled=1.
+    options.reference = true;
+  } else {
+    options.tiled = lowering == Lowering::Tiled;
+    options.strategy = tileStrategy;
+    options.indexBitwidth = indexBitwidth;
+    options.tileEdge = tileEdge;
+  }
   buildCpuPipeline(pm, options);
   if (failed(pm.run(*copy)))
     return llvm::createStringError(llvm::Twine("the ") +

@@ -34,8 +34,44 @@
 
 using namespace mlir;
 
+namespace {
+/// Fails at once with a message about the options: a registered pipeline
+/// cannot fail while it is built, so the checks of its options run as its
+/// only pass.
+struct RejectOptionsPass
+    : public PassWrapper<RejectOptionsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RejectOptionsPass)
+
+  explicit RejectOptionsPass(std::string message)
+      : message(std::move(message)) {}
+  llvm::StringRef getName() const override { return "RejectOptionsPass"; }
+  void runOnOperation() override {
+    emitError(getOperation()->getLoc()) << message;
+    signalPassFailure();
+  }
+
+  std::string message;
+};
+} // namespace
+
+std::string
+pointwise::checkCpuPipelineOptions(const CpuPipelineOptions &options) {
+  // The reference lowering is the oracle the tiled one is checked against:
+  // quietly lowering one of them would hide which one ran.
+  if (options.reference && options.tiled)
+    return "pw-cpu-pipeline: reference=1 and tiled=1 exclude each other: "
+           "reference=1 lowers the original layouts to plain loops, tiled=1 "
+           "lowers to the GPU kernels' tiled code; set one of them";
+  return "";
+}
+
 void pointwise::buildCpuPipeline(OpPassManager &pm,
                                  const CpuPipelineOptions &options) {
+  if (std::string problem = checkCpuPipelineOptions(options);
+      !problem.empty()) {
+    pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
+    return;
+  }
   // Before any rewrite of a map, whose checks are written against its
   // original operands (MapRuntimeVerification.cpp).
   if (options.runtimeVerification) {
@@ -46,7 +82,7 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizeBroadcastPass());
     pm.addPass(createCoalesceDimsPass());
   }
-  if (options.tiled && !options.reference) {
+  if (options.tiled) {
     TilePassOptions tile;
     tile.strategy = options.strategy;
     tile.tileEdge = options.tileEdge;
@@ -191,26 +227,6 @@ pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
            std::to_string(options.transposeBlocksPerSM);
   return "";
 }
-
-namespace {
-/// Fails at once with a message about the options: a registered pipeline
-/// cannot fail while it is built, so the checks of its options run as its
-/// only pass.
-struct RejectOptionsPass
-    : public PassWrapper<RejectOptionsPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RejectOptionsPass)
-
-  explicit RejectOptionsPass(std::string message)
-      : message(std::move(message)) {}
-  llvm::StringRef getName() const override { return "RejectOptionsPass"; }
-  void runOnOperation() override {
-    emitError(getOperation()->getLoc()) << message;
-    signalPassFailure();
-  }
-
-  std::string message;
-};
-} // namespace
 
 /// The CUDA toolkit the environment names, or the usual install location.
 static std::string findCudaToolkit() {

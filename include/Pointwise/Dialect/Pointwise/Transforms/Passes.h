@@ -41,14 +41,15 @@ struct CpuPipelineOptions
       *this, "reference",
       llvm::cl::desc("Lower without any layout transformation: naive loops "
                      "over the original iteration space and strides, the "
-                     "oracle optimized lowerings are checked against"),
+                     "oracle optimized lowerings are checked against "
+                     "(with tiled=1, an error: one lowering or the other)"),
       llvm::cl::init(false)};
   Option<bool> tiled{
       *this, "tiled",
       llvm::cl::desc("Run the GPU kernels' tiled code (pw-tile) on the CPU, "
                      "block after block and thread after thread, instead "
                      "of plain loops: tests GPU code generation without a "
-                     "GPU"),
+                     "GPU (with reference=1, an error)"),
       llvm::cl::init(false)};
   Option<std::string> strategy{
       *this, "strategy",
@@ -68,6 +69,11 @@ struct CpuPipelineOptions
       *this, "runtime-verification",
       llvm::cl::desc(kRuntimeVerificationDescription), llvm::cl::init(true)};
 };
+
+/// What is wrong with `options` (reference=1 with tiled=1: two lowerings,
+/// the oracle and one checked against it), or "" when nothing is.
+/// buildCpuPipeline builds a pipeline that fails with this message.
+std::string checkCpuPipelineOptions(const CpuPipelineOptions &options);
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`
 /// (anchored on the module).
