@@ -124,24 +124,38 @@ createFamilyTable(llvm::Module &module, const FamilySpec &family,
   std::string prefix = "pw_family_" + family.name;
 
   // pwFamilyArgument {i32 kind, i32 elementType, i32 rank, i32 reserved,
-  // ptr staticSizes}.
-  auto *argumentType =
-      llvm::StructType::get(context, {i32, i32, i32, i32, pointer});
+  // ptr staticSizes, ptr staticStrides, i64 staticOffset}.
+  auto *argumentType = llvm::StructType::get(
+      context, {i32, i32, i32, i32, pointer, pointer, i64});
+  // A private i64 array of `values`, or null when there are none.
+  auto createI64Array = [&](llvm::ArrayRef<int64_t> values,
+                            const llvm::Twine &name) -> llvm::Constant * {
+    if (values.empty())
+      return llvm::ConstantPointerNull::get(
+          llvm::PointerType::getUnqual(context));
+    llvm::SmallVector<llvm::Constant *> constants;
+    for (int64_t value : values)
+      constants.push_back(llvm::ConstantInt::getSigned(i64, value));
+    return createPrivateArray(module, i64, constants, name);
+  };
   llvm::SmallVector<llvm::Constant *> arguments;
   for (auto [index, argument] : llvm::enumerate(family.arguments)) {
-    llvm::Constant *sizes =
-        llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(context));
-    if (argument.isMemRef && !argument.staticSizes.empty()) {
-      llvm::SmallVector<llvm::Constant *> values;
-      for (int64_t size : argument.staticSizes)
-        values.push_back(llvm::ConstantInt::getSigned(i64, size));
-      sizes = createPrivateArray(module, i64, values,
-                                 prefix + ".sizes" + llvm::Twine(index));
-    }
+    llvm::Constant *sizes = createI64Array(
+        argument.staticSizes, prefix + ".sizes" + llvm::Twine(index));
+    // A rank-0 memref's static offset still needs a non-null (unread)
+    // strides array.
+    llvm::SmallVector<int64_t> staticStrides(argument.staticStrides.begin(),
+                                             argument.staticStrides.end());
+    if (argument.hasStaticLayout && staticStrides.empty())
+      staticStrides.push_back(PW_DYNAMIC);
+    llvm::Constant *strides =
+        createI64Array(staticStrides, prefix + ".strides" + llvm::Twine(index));
+    int64_t offset = argument.hasStaticLayout ? argument.staticOffset : 0;
     arguments.push_back(llvm::ConstantStruct::get(
         argumentType,
         {i32Value(argument.isMemRef ? 1 : 0), i32Value(argument.elementType),
-         i32Value(argument.rank), i32Value(0), sizes}));
+         i32Value(argument.rank), i32Value(0), sizes, strides,
+         llvm::ConstantInt::getSigned(i64, offset)}));
   }
   // pwVariant {i32 rank, i32 indexBitwidth, i32 strategy, i32
   // transposedArgument, ptr entry}.

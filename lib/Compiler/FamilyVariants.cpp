@@ -8,6 +8,7 @@
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -75,6 +76,22 @@ FailureOr<FamilySpec> describeFamily(func::FuncOp function, MapOp map) {
       for (int64_t size : memref.getShape())
         described.staticSizes.push_back(ShapedType::isDynamic(size) ? -1
                                                                     : size);
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(memref.getStridesAndOffset(strides, offset)))
+        return function.emitOpError()
+               << "argument #" << argument.getArgNumber() << " has type "
+               << type << ", whose layout is not strided";
+      static_assert(ShapedType::kDynamic == PW_DYNAMIC,
+                    "the family table stores MLIR's dynamic strides as is");
+      if (!ShapedType::isDynamic(offset) ||
+          llvm::any_of(strides, [](int64_t stride) {
+            return !ShapedType::isDynamic(stride);
+          })) {
+        described.hasStaticLayout = true;
+        described.staticStrides.assign(strides.begin(), strides.end());
+        described.staticOffset = offset;
+      }
       for (Operation *user : argument.getUsers())
         if (user != map.getOperation())
           return function.emitOpError()

@@ -56,8 +56,9 @@ constexpr size_t kMaxKeyBytes = 16384;
 static_assert(sizeof(pwFamily) ==
                   sizeof(void *) + 4 * sizeof(int32_t) + 4 * sizeof(void *),
               "pwFamily has padding");
-static_assert(sizeof(pwFamilyArgument) ==
-                  4 * sizeof(int32_t) + sizeof(const int64_t *),
+static_assert(sizeof(pwFamilyArgument) == 4 * sizeof(int32_t) +
+                                              2 * sizeof(const int64_t *) +
+                                              sizeof(int64_t),
               "pwFamilyArgument has padding");
 static_assert(sizeof(pwVariant) == 4 * sizeof(int32_t) + sizeof(void (*)()),
               "pwVariant has padding");
@@ -215,8 +216,40 @@ pwStatus verifyFamily(const pwFamily &family, const LaunchErrors &error) {
   return PW_SUCCESS;
 }
 
+/// Checks the strides and offset of memref argument `argument`'s descriptor
+/// against its declared type. Only what compiled code for that type could
+/// tell apart is compared: nothing of an empty memref, and no stride of a
+/// dim of one element.
+pwStatus checkDeclaredLayout(const pwFamilyArgument &declared, int32_t argument,
+                             const pwMemRefDescriptor &descriptor,
+                             const int64_t *sizes, const LaunchErrors &error) {
+  if (!declared.staticStrides)
+    return PW_SUCCESS;
+  for (int32_t d = 0; d < declared.rank; ++d)
+    if (sizes[d] == 0)
+      return PW_SUCCESS;
+  const int64_t *strides = sizes + declared.rank;
+  for (int32_t d = 0; d < declared.rank; ++d) {
+    int64_t expected = declared.staticStrides[d];
+    if (expected != PW_DYNAMIC && sizes[d] > 1 && strides[d] != expected)
+      return error(
+          PW_ERROR_LAYOUT,
+          "argument " + std::to_string(argument) + " dim " + std::to_string(d) +
+              " has stride " + std::to_string(strides[d]) +
+              " but the function declares " + std::to_string(expected));
+  }
+  if (declared.staticOffset != PW_DYNAMIC &&
+      descriptor.offset != declared.staticOffset)
+    return error(PW_ERROR_LAYOUT, "argument " + std::to_string(argument) +
+                                      " has offset " +
+                                      std::to_string(descriptor.offset) +
+                                      " but the function declares " +
+                                      std::to_string(declared.staticOffset));
+  return PW_SUCCESS;
+}
+
 /// Reads memref argument `argument` into memref operand `operand`, checking
-/// its sizes against the declared ones.
+/// its sizes, strides and offset against the declared ones.
 pwStatus readOperand(DispatchScratch &scratch, const pwFamily &family,
                      void **args, int32_t argument, size_t operand,
                      const LaunchErrors &error) {
@@ -244,6 +277,9 @@ pwStatus readOperand(DispatchScratch &scratch, const pwFamily &family,
                        " but the function declares " +
                        std::to_string(declared.staticSizes[d]));
   }
+  if (pwStatus status =
+          checkDeclaredLayout(declared, argument, *descriptor, sizes, error))
+    return status;
   StridedLayout &layout = scratch.operands[operand];
   layout.sizes.assign(sizes, sizes + declared.rank);
   layout.strides.assign(strides, strides + declared.rank);
@@ -363,9 +399,9 @@ bool visitFamilyArguments(const pwFamily &family, Visit &visit) {
 /// Calls `visit(data, bytes)` on the rest of what the decision for `family`
 /// on `args` depends on, in a fixed order, and stops at the first `false`:
 /// every memref argument's descriptor words (pointers, offset, sizes,
-/// strides) and declared static sizes, the outputs, the inputs and the
-/// variants. Scalars take no part. Returns false when a visit did, or a
-/// memref argument's descriptor pointer is null.
+/// strides) and declared static sizes and strides, the outputs, the inputs
+/// and the variants. Scalars take no part. Returns false when a visit did,
+/// or a memref argument's descriptor pointer is null.
 ///
 /// The arrays are read with the counts and ranks of the struct and arguments
 /// visited first, so a table that matches a remembered key is read exactly
@@ -383,6 +419,9 @@ bool visitOperandsAndVariants(const pwFamily &family, void **args,
       return false;
     if (argument.staticSizes &&
         !visit(argument.staticSizes, rank * sizeof(int64_t)))
+      return false;
+    if (argument.staticStrides &&
+        !visit(argument.staticStrides, rank * sizeof(int64_t)))
       return false;
   }
   return visit(family.outputs,

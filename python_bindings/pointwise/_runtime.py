@@ -198,6 +198,11 @@ def _torch_dtypes_of(code):
     return frozenset(d for d, c in _torch_dtype_codes().items() if c == code)
 
 
+def _declared(strides):
+    """Declared strides as MLIR prints them: [?, 1]."""
+    return "[%s]" % ", ".join("?" if s is None else str(s) for s in strides)
+
+
 def _is_real_number(value):
     """Whether `value` is a bool, int, float or real NumPy scalar (bool_
     included): what the families' scalar slots take."""
@@ -531,7 +536,9 @@ class _PwFamilyArgument(ctypes.Structure):
                 ("elementType", ctypes.c_int32),
                 ("rank", ctypes.c_int32),
                 ("reserved", ctypes.c_int32),
-                ("staticSizes", ctypes.POINTER(ctypes.c_int64))]
+                ("staticSizes", ctypes.POINTER(ctypes.c_int64)),
+                ("staticStrides", ctypes.POINTER(ctypes.c_int64)),
+                ("staticOffset", ctypes.c_int64)]
 
 
 class _PwVariant(ctypes.Structure):
@@ -556,6 +563,7 @@ class _PwFamily(ctypes.Structure):
 
 PW_ARGUMENT_SCALAR = 0
 PW_ARGUMENT_MEMREF = 1
+PW_DYNAMIC = -(1 << 63)     # a dynamic stride or offset in a family table
 PW_STRATEGY_LINEAR = 0
 PW_STRATEGY_TRANSPOSE = 1
 PW_STRATEGY_LINEAR_NARROW = 2   # 8-byte vectors, for rows off 16 bytes
@@ -567,19 +575,33 @@ _STRATEGY_NAMES = {PW_STRATEGY_LINEAR: "linear",
 class ArgumentInfo:
     """One argument of a family's function."""
     __slots__ = ("index", "kind", "element_type", "rank", "static_sizes",
-                 "role")
+                 "static_strides", "static_offset", "role")
 
-    def __init__(self, index, kind, element_type, rank, static_sizes, role):
+    def __init__(self, index, kind, element_type, rank, static_sizes, role,
+                 static_strides=None, static_offset=None):
         self.index = index
         self.kind = kind                  # "memref" or "scalar"
         self.element_type = element_type  # "f32", ...
         self.rank = rank                  # memrefs: the declared rank
         self.static_sizes = static_sizes  # memrefs: sizes, -1 dynamic
+        # memrefs: the declared strides (elements, None where dynamic) and
+        # offset (None when dynamic), as in the memref type
+        self.static_strides = static_strides if static_strides is not None \
+            else (None,) * rank
+        self.static_offset = static_offset
         self.role = role                  # "output", "input", "input+output", "unused"
 
     @property
     def is_memref(self):
         return self.kind == "memref"
+
+    @property
+    def has_static_layout(self):
+        """Whether the declared type fixes a stride or the offset: calls
+        must pass views with those (the strides of dims of more than one
+        element, and the offset unless the view is empty)."""
+        return self.static_offset is not None or \
+            any(s is not None for s in self.static_strides)
 
     def as_dict(self):
         return {k: getattr(self, k) for k in self.__slots__}
@@ -587,9 +609,14 @@ class ArgumentInfo:
     def __repr__(self):
         if self.is_memref:
             dims = "x".join("?" if s < 0 else str(s) for s in self.static_sizes)
-            return "#%d memref<%s%s%s> (%s)" % (
+            layout = ""
+            if self.has_static_layout:
+                layout = ", strided<%s, offset: %s>" % (
+                    _declared(self.static_strides),
+                    "?" if self.static_offset is None else self.static_offset)
+            return "#%d memref<%s%s%s%s> (%s)" % (
                 self.index, dims, "x" if dims else "", self.element_type,
-                self.role)
+                layout, self.role)
         return "#%d %s (%s)" % (self.index, self.element_type, self.role)
 
 
@@ -662,13 +689,18 @@ class Family:
                 sizes = tuple(a.staticSizes[d] for d in range(a.rank))
             elif is_memref:
                 sizes = (-1,) * a.rank
+            strides, offset = (None,) * (a.rank if is_memref else 0), None
+            if is_memref and a.staticStrides:
+                strides = tuple(None if a.staticStrides[d] == PW_DYNAMIC
+                                else a.staticStrides[d] for d in range(a.rank))
+                offset = None if a.staticOffset == PW_DYNAMIC else a.staticOffset
             role = ("input+output" if i in self.outputs and i in self.inputs
                     else "output" if i in self.outputs
                     else "input" if i in self.inputs else "unused")
             arguments.append(ArgumentInfo(
                 i, "memref" if is_memref else "scalar",
                 _TYPE_NAMES[a.elementType], a.rank if is_memref else 0,
-                sizes, role))
+                sizes, role, strides, offset))
         self.arguments = tuple(arguments)
         self._codes = tuple(table.arguments[i].elementType
                             for i in range(table.numArguments))
@@ -785,7 +817,12 @@ class Family:
             ]
             ns["_ONES%d" % r] = tuple((1,) * (r - n) for n in range(r + 1))
             ns["_ZEROS%d" % r] = tuple((0,) * (r - n) for n in range(r + 1))
-            if any(s >= 0 for s in a.static_sizes):
+            if a.has_static_layout:
+                body += [
+                    "    s%d, t%d = _pad(%d, s%d, t%d); n%d = %d" % (i, i, i, i, i, i, r),
+                    "    p%d, o%d = _check_static(%d, s%d, t%d, p%d, o%d)"
+                    % (i, i, i, i, i, i, i)]
+            elif any(s >= 0 for s in a.static_sizes):
                 body += [
                     "    s%d, t%d = _pad(%d, s%d, t%d); n%d = %d" % (i, i, i, i, i, i, r),
                     "    _check_static(%d, s%d)" % (i, i)]
@@ -881,8 +918,13 @@ class Family:
             if a.is_memref:
                 static = a.static_sizes if any(s >= 0 for s in a.static_sizes) \
                     else ()
-                specs.append((a.rank, tuple(static),
-                              tuple(self._namespace["_D%d" % i])))
+                spec = (a.rank, tuple(static), tuple(self._namespace["_D%d" % i]))
+                if a.has_static_layout:
+                    spec += (tuple(PW_DYNAMIC if s is None else s
+                                   for s in a.static_strides),
+                             PW_DYNAMIC if a.static_offset is None
+                             else a.static_offset, _ITEMSIZE[code])
+                specs.append(spec)
             else:
                 specs.append(_SCALAR_CODES[code])
         runtime = self.runtime
@@ -1010,13 +1052,39 @@ class Family:
                 % (len(sizes), list(sizes), rank), ValueError)
         return sizes, strides
 
-    def _check_static(self, index, sizes):
-        for d, (size, static) in enumerate(
-                zip(sizes, self.arguments[index].static_sizes)):
+    def _check_static(self, index, sizes, strides=None, pointer=None,
+                      offset=None):
+        """Checks a view (padded to the declared rank) against the declared
+        sizes and, given its strides, pointer and offset, the declared
+        strides and offset: the runtime's rule (strides of dims of more than
+        one element; nothing of an empty view). Returns the pointer and
+        offset to pack: a view's own offset is moved into the pointer so
+        that the descriptor carries the declared one."""
+        argument = self.arguments[index]
+        for d, (size, static) in enumerate(zip(sizes, argument.static_sizes)):
             if static >= 0 and size != static:
                 raise self._argument_error(
                     index, "has size %d in dim %d where the family declares %d"
                     % (size, d, static), ValueError)
+        if strides is None or 0 in sizes:
+            return pointer, offset
+        for d, (size, stride, static) in enumerate(
+                zip(sizes, strides, argument.static_strides)):
+            if static is not None and size > 1 and stride != static:
+                raise self._argument_error(
+                    index, "has stride %d in dim %d where the family "
+                    "declares %d (strides %s)" % (
+                        stride, d, static, _declared(argument.static_strides)),
+                    ValueError)
+        declared = argument.static_offset
+        if declared is None or declared == offset:
+            return pointer, offset
+        moved = pointer - (declared - offset) * _ITEMSIZE[self._codes[index]]
+        if moved < 0:
+            raise self._argument_error(
+                index, "starts at 0x%x, below the family's declared offset of "
+                "%d elements" % (pointer, declared), ValueError)
+        return moved, declared
 
     def _bf16_argument(self, index, value):
         if not _is_real_number(value):

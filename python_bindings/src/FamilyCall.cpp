@@ -20,7 +20,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CallSupport.h"
+#include "Pointwise/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -39,6 +41,11 @@ struct ArgumentSpec {
   Py_ssize_t rank = 0;
   std::vector<int64_t> staticSizes;
   PyObject *dtypes = nullptr;
+  /// Memrefs whose type fixes a stride or the offset: the declared strides
+  /// and offset (PW_DYNAMIC where dynamic) and the element size in bytes.
+  std::vector<int64_t> staticStrides;
+  int64_t staticOffset = PW_DYNAMIC;
+  int64_t elementBytes = 0;
   /// Scalars: the struct code the value is packed with.
   char code = 0;
   /// Where the argument's words start in the packed buffer.
@@ -64,11 +71,27 @@ bool acceptsDtype(const ArgumentSpec &spec, PyObject *dtype) {
   return false;
 }
 
+/// Whether a view of `sizes` and `strides` has the declared strides of
+/// `spec` (strides of dims of more than one element; any, when it is empty),
+/// as `Family._check_static` and the runtime decide.
+bool hasDeclaredStrides(const ArgumentSpec &spec, const int64_t *sizes,
+                        const int64_t *strides) {
+  for (Py_ssize_t d = 0; d < spec.rank; ++d)
+    if (sizes[d] == 0)
+      return true;
+  for (Py_ssize_t d = 0; d < spec.rank; ++d)
+    if (spec.staticStrides[d] != PW_DYNAMIC && sizes[d] > 1 &&
+        strides[d] != spec.staticStrides[d])
+      return false;
+  return true;
+}
+
 /// Packs the descriptor of `tensor` for `spec` at `words`: (allocated,
-/// aligned, offset 0, sizes, strides) at the declared rank, padded with
+/// aligned, offset, sizes, strides) at the declared rank, padded with
 /// leading (1, stride 0) dims or stripped of leading size-1 dims, as
-/// `Family._pad` does. False when the shapes do not fit (the general path
-/// raises).
+/// `Family._pad` does. The offset is 0, or the declared one with both
+/// pointers moved back by as many elements. False when the shapes or strides
+/// do not fit the declared type (the general path raises).
 bool packMemref(const ArgumentSpec &spec, const TensorInfo &info,
                 int64_t *words) {
   Py_ssize_t rank = spec.rank;
@@ -90,6 +113,21 @@ bool packMemref(const ArgumentSpec &spec, const TensorInfo &info,
     if (!spec.staticSizes.empty() && spec.staticSizes[d] >= 0 &&
         sizes[d] != spec.staticSizes[d])
       return false;
+  }
+  if (spec.staticStrides.empty())
+    return true;
+  if (!hasDeclaredStrides(spec, sizes, strides))
+    return false;
+  bool empty = std::find(sizes, sizes + rank, 0) != sizes + rank;
+  if (spec.staticOffset != PW_DYNAMIC && spec.staticOffset != 0 && !empty) {
+    // The general path reports offsets that do not fit below the data.
+    uint64_t back = static_cast<uint64_t>(spec.staticOffset) *
+                    static_cast<uint64_t>(spec.elementBytes);
+    if (spec.staticOffset < 0 || spec.staticOffset > (int64_t(1) << 40) ||
+        back > info.data)
+      return false;
+    words[0] = words[1] = static_cast<int64_t>(info.data - back);
+    words[2] = spec.staticOffset;
   }
   return true;
 }
@@ -143,8 +181,10 @@ PyObject *familyCallCall(PyObject *object, PyObject *args, PyObject *kwargs) {
 }
 
 /// Reads one entry of the constructor's `arguments`: a 1-character str (a
-/// scalar's struct code) or a (rank, static sizes, dtypes) tuple. False with
-/// a ValueError set when it is neither.
+/// scalar's struct code) or a (rank, static sizes, dtypes) tuple, followed
+/// for a type that fixes a stride or the offset by (static strides, static
+/// offset, element bytes), PW_DYNAMIC where dynamic. False with a ValueError
+/// set when it is neither.
 bool readSpec(PyObject *entry, ArgumentSpec &spec) {
   if (PyUnicode_Check(entry)) {
     if (PyUnicode_GetLength(entry) != 1) {
@@ -162,26 +202,41 @@ bool readSpec(PyObject *entry, ArgumentSpec &spec) {
     }
     return true;
   }
-  PyObject *sizes = nullptr, *dtypes = nullptr;
+  PyObject *sizes = nullptr, *dtypes = nullptr, *strides = nullptr;
+  long long offset = PW_DYNAMIC, elementBytes = 0;
   if (!PyTuple_Check(entry) ||
-      !PyArg_ParseTuple(entry, "nO!O!", &spec.rank, &PyTuple_Type, &sizes,
-                        &PyTuple_Type, &dtypes) ||
+      !PyArg_ParseTuple(entry, "nO!O!|O!LL", &spec.rank, &PyTuple_Type, &sizes,
+                        &PyTuple_Type, &dtypes, &PyTuple_Type, &strides,
+                        &offset, &elementBytes) ||
       spec.rank < 0 || spec.rank > kMaxRank ||
-      (PyTuple_Size(sizes) != 0 && PyTuple_Size(sizes) != spec.rank)) {
+      (PyTuple_Size(sizes) != 0 && PyTuple_Size(sizes) != spec.rank) ||
+      (strides && (PyTuple_Size(strides) != spec.rank || elementBytes < 1 ||
+                   elementBytes > 8))) {
     PyErr_Clear();
     PyErr_SetString(PyExc_ValueError,
                     "FamilyCall: a memref is (rank <= 16, static sizes "
-                    "(rank of them, -1 where dynamic, or none), dtypes)");
+                    "(rank of them, -1 where dynamic, or none), dtypes) or "
+                    "that and (static strides (rank of them), static offset, "
+                    "element bytes 1 to 8)");
     return false;
   }
   spec.isMemref = true;
   spec.dtypes = dtypes;
-  for (Py_ssize_t d = 0; d < PyTuple_Size(sizes); ++d) {
-    spec.staticSizes.push_back(PyLong_AsLongLong(PyTuple_GetItem(sizes, d)));
-    if (PyErr_Occurred())
-      return false;
-  }
-  return true;
+  auto readInts = [](PyObject *tuple, std::vector<int64_t> &values) {
+    for (Py_ssize_t d = 0; d < PyTuple_Size(tuple); ++d) {
+      values.push_back(PyLong_AsLongLong(PyTuple_GetItem(tuple, d)));
+      if (PyErr_Occurred())
+        return false;
+    }
+    return true;
+  };
+  if (!readInts(sizes, spec.staticSizes))
+    return false;
+  if (!strides)
+    return true;
+  spec.staticOffset = offset;
+  spec.elementBytes = elementBytes;
+  return readInts(strides, spec.staticStrides);
 }
 
 PyObject *familyCallNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {

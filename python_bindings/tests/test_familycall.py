@@ -45,6 +45,17 @@ func.func @twice_static(%x: !s2, %out: !s2) {
   return
 }
 
+// Declared layouts: rows of stride 1 from element 3 (any row pitch), into a
+// row-major output (identity layout: strides [?, 1], offset 0).
+!rows = memref<?x?xf32, strided<[?, 1], offset: 3>>
+func.func @copy_declared(%x: !rows, %out: memref<?x?xf32>) {
+  pointwise.map ins(%x : !rows) outs(%out : memref<?x?xf32>) {
+  ^bb0(%u: f32):
+    pointwise.yield %u : f32
+  }
+  return
+}
+
 func.func @shift_if(%x: !i1d, %k: i8, %flag: i1, %w: f64, %out: !i1d) {
   pointwise.map ins(%x, %k, %flag, %w : !i1d, i8, i1, f64) outs(%out : !i1d) {
   ^bb0(%u: i32, %s: i8, %f: i1, %d: f64):
@@ -493,6 +504,81 @@ def test_static_sizes(family):
     assert bad[0] is ValueError and "where the family declares 3" in bad[1]
 
 
+def test_declared_layouts_are_read_from_the_table(family):
+    f = family("copy_declared")
+    x, out = f.arguments
+    assert (x.static_sizes, x.static_strides, x.static_offset) == \
+        ((-1, -1), (None, 1), 3)
+    assert (out.static_strides, out.static_offset) == ((None, 1), 0)
+    assert x.has_static_layout and out.has_static_layout
+    assert "memref<?x?xf32, strided<[?, 1], offset: 3>>" in repr(x)
+    axpy = family("axpy").arguments[0]
+    assert not axpy.has_static_layout
+    assert (axpy.static_strides, axpy.static_offset) == ((None, None), None)
+    assert "strided" not in repr(axpy)
+
+
+def declared_layout_calls():
+    """(name, x, out, error or None) calls of copy_declared."""
+    wide = rnd(6, 9, seed=7)
+    yield "rows of any pitch", wide[1:, 2:7], np.zeros((5, 5), np.float32), None
+    yield "contiguous", rnd(5, 5), np.zeros((5, 5), np.float32), None
+    yield "one column, any stride", wide[:, ::4][:, 1:2], \
+        np.zeros((6, 1), np.float32), None
+    yield "empty, any layout", wide[:0, ::2], np.zeros((5, 0), np.float32).T, \
+        None
+    yield "transposed input", wide[:5, :5].T, np.zeros((5, 5), np.float32), \
+        "argument #0: has stride 9 in dim 1 where the family declares 1 " \
+        "(strides [?, 1])"
+    yield "strided rows", wide[:, ::2], np.zeros((6, 5), np.float32), \
+        "argument #0: has stride 2 in dim 1"
+    yield "transposed output", rnd(5, 5), np.zeros((5, 5), np.float32).T, \
+        "argument #1: has stride 5 in dim 1 where the family declares 1"
+    yield "output rows of another pitch", rnd(5, 5), \
+        np.zeros((5, 8), np.float32)[:, :5], None
+
+
+@pytest.mark.parametrize("case", list(declared_layout_calls()),
+                         ids=lambda c: c[0])
+def test_declared_layouts(family, case):
+    """Views with the declared strides run on both paths, the declared
+    offset carried by the descriptor; others are ValueErrors naming the
+    stride, the same from both paths. The output's identity layout takes
+    any row pitch: its type has dynamic sizes, so its row stride is
+    dynamic."""
+    _, x, out, error = case
+    f = family("copy_declared")
+    results = []
+    for call in (f, lambda *a: python_call(f, *a)):
+        out[...] = np.nan
+        results.append(outcome(call, FakeTensor(x), FakeTensor(out)))
+        if error is None:
+            np.testing.assert_array_equal(out, x)
+    assert results[0] == results[1]
+    if error is None:
+        assert results[0] == ("ok", None)
+    else:
+        assert results[0][0] is ValueError and error in results[0][1], \
+            results[0]
+
+
+def test_declared_offsets_travel_in_the_descriptor(family, recorder):
+    f = family("copy_declared")
+    r = recorder(f)
+    wide = rnd(6, 9, seed=8)
+    x, out = wide[1:, 2:7], np.zeros((5, 5), np.float32)
+    f(FakeTensor(x), FakeTensor(out))
+    python_call(f, FakeTensor(x), FakeTensor(out))
+    assert r.paths == ["C", "Python"]
+    assert r.launches[0] == r.launches[1]
+    words = r.launches[0][1][0]
+    # aligned + 3 elements is the view's first element; sizes, strides.
+    assert words[2] == 3
+    assert words[1] + 3 * 4 == x.ctypes.data
+    assert words[3:] == (5, 5, 9, 1)
+    assert r.launches[0][1][1][1:3] == (out.ctypes.data, 0)
+
+
 def hand_overs():
     """Calls of axpy outside the C call's common case: it must hand them to
     the generated Python, which rejects all but the keyword call."""
@@ -555,6 +641,11 @@ def test_bad_construction(library):
         make(((2, (4,), (F32,)),))  # one static size for rank 2
     with pytest.raises(ValueError, match="a memref is"):
         make(((17, (), (F32,)),))
+    make(((2, (), (F32,), (_runtime.PW_DYNAMIC, 1), 3, 4),))
+    with pytest.raises(ValueError, match="a memref is"):
+        make(((2, (), (F32,), (1,), 3, 4),))  # one static stride for rank 2
+    with pytest.raises(ValueError, match="a memref is"):
+        make(((2, (), (F32,), (1, 1), 3, 0),))  # no element size
     with pytest.raises(ValueError, match="a memref is"):
         make((3,))
     with pytest.raises(ValueError, match="null family"):

@@ -84,6 +84,11 @@ struct FamilyArgument {
   /// Memrefs: declared rank and sizes (-1 dynamic).
   int32_t rank = 0;
   std::vector<int64_t> staticSizes;
+  /// Memrefs whose type has a static stride or offset: the type's strides
+  /// (PW_DYNAMIC where dynamic) and offset, as pwFamilyArgument carries them.
+  bool hasStaticLayout = false;
+  std::vector<int64_t> staticStrides;
+  int64_t staticOffset = 0;
 };
 
 struct FamilyVariant {

@@ -185,14 +185,26 @@ enum {
   PW_ARGUMENT_MEMREF = 1,
 };
 
+/* A dynamic stride or offset in pwFamilyArgument's staticStrides and
+ * staticOffset (MLIR's ShapedType::kDynamic). */
+#define PW_DYNAMIC INT64_MIN
+
 /* One argument of the function a family was compiled from. */
 typedef struct pwFamilyArgument {
   int32_t kind;        /* PW_ARGUMENT_* */
   int32_t elementType; /* pwElementType: of the memref, or the scalar */
   int32_t rank;        /* memrefs: the declared rank */
   int32_t reserved;
-  /* memrefs: the declared sizes, -1 for dynamic ones (rank entries) */
+  /* memrefs: the declared sizes, -1 for dynamic ones (rank entries); null
+   * when every size is dynamic */
   const int64_t *staticSizes;
+  /* memrefs: the declared strides (rank entries, elements), PW_DYNAMIC for
+   * dynamic ones, and the declared offset (elements, or PW_DYNAMIC), as
+   * MLIR's strides and offset of the memref type (an identity layout has
+   * row-major strides and offset 0). Null staticStrides: every stride and
+   * the offset are dynamic, and staticOffset is not read. */
+  const int64_t *staticStrides;
+  int64_t staticOffset;
 } pwFamilyArgument;
 
 /* Strategies of variants (pw-tile's). A linear-narrow variant is a linear
@@ -235,7 +247,10 @@ typedef struct pwFamily {
 
 /* Launches `family` on the current stream: args[i] is a pointer to memref
  * argument i's descriptor (of its declared rank), or to scalar argument i.
- * Checks the layout (broadcasting, output overlap, null or misaligned data),
+ * Checks each memref descriptor against the argument's declared type (sizes;
+ * strides of dims of more than one element and the offset, unless the
+ * memref is empty: those the compiled code could see), then the layout
+ * (broadcasting, output overlap, null or misaligned data),
  * coalesces, picks the variant by coalesced rank, index width and strategy,
  * and launches it. Empty outputs launch nothing.
  *

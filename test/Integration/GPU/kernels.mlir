@@ -1,8 +1,8 @@
 // Extra kernel families for the GPU suite (test_families.py), beside those of
 // benchmarks/workloads.mlir: rank 6, and every element type a family can
 // take (i1, i8, i16, i32, i64, f16, bf16, f32, f64) as memrefs and scalars
-// (bf16 scalars: kernels-bf16-scalar.mlir), an in-place map and a memref
-// with a static size. Compiled by
+// (bf16 scalars: kernels-bf16-scalar.mlir), an in-place map, a memref
+// with a static size and memrefs with static strides and offsets. Compiled by
 // benchmarks/gpu-bundle.sh (pw-compile kernels.mlir -o kernels.so); not a
 // lit test.
 
@@ -18,6 +18,7 @@
 !r2f16 = memref<?x?xf16, strided<[?, ?], offset: ?>>
 !r2bf16 = memref<?x?xbf16, strided<[?, ?], offset: ?>>
 !s4f32 = memref<4x?xf32, strided<[?, ?], offset: ?>>
+!rowsf32 = memref<?x?xf32, strided<[?, 1], offset: 2>>
 
 // out = x + y at rank 6.
 func.func @add_f32_r6(%x: !r6f32, %y: !r6f32, %out: !r6f32) {
@@ -147,6 +148,18 @@ func.func @add_static_f32(%x: !s4f32, %y: !s4f32, %out: !s4f32) {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     pointwise.yield %s : f32
+  }
+  return
+}
+
+// out = x * s with declared layouts: rows of stride 1 from element 2 (any
+// row pitch) into a row-major output (identity layout: strides [?, 1],
+// offset 0).
+func.func @scale_rows_f32(%x: !rowsf32, %s: f32, %out: memref<?x?xf32>) {
+  pointwise.map ins(%x, %s : !rowsf32, f32) outs(%out : memref<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.mulf %a, %b : f32
+    pointwise.yield %r : f32
   }
   return
 }

@@ -837,6 +837,37 @@ def test_static_sizes():
         f(rnd(3, 37), rnd(3, 37), torch.empty(3, 37, device=DEV))
 
 
+def test_static_strides_and_offsets(monkeypatch):
+    """A family whose types fix strides and an offset runs on views with
+    them (any row pitch, the declared offset carried by the descriptor) and
+    rejects others: the kernels would not read what the type promises."""
+    f = kernels("scale_rows_f32")
+    x, out = f.arguments[0], f.arguments[2]
+    assert (x.static_strides, x.static_offset) == ((None, 1), 2)
+    assert (out.static_strides, out.static_offset) == ((None, 1), 0)
+    base = rnd(40, 70)
+    # Rows at a pitch of 70, from elements 215 and 0; one row from element
+    # 7; one column of stride 70 (a dim of one element: any stride).
+    for view in (base[3:, 5:66], base[:, :64], rnd(1, 1000)[:, 7:],
+                 base.t()[:, 3:4]):
+        out = torch.full(view.shape, float("nan"), device=DEV)
+        f(view, -1.5, out)
+        check_close(out, view * -1.5)
+    out = torch.empty(70, 40, device=DEV)
+    with pytest.raises(ValueError, match="declares 1"):
+        f(base.t(), 2.0, out)
+    with pytest.raises(ValueError, match="argument #2: has stride 40 in dim 1"):
+        f(base, 2.0, torch.empty(70, 40, device=DEV).t())
+    # Past the Python checks, the runtime's: a descriptor that contradicts
+    # the type is a layout error, not a kernel reading other elements.
+    monkeypatch.setitem(f._namespace, "_check_static",
+                        lambda index, sizes, strides, pointer, offset:
+                        (pointer, offset))
+    e = expect_layout_error(f._python_call, f, base.t(), 2.0, out)
+    assert "argument 0 dim 1 has stride 70 but the function declares 1" \
+        in e.message
+
+
 # ===------------------------------------------------------------------------===
 # Errors
 # ===------------------------------------------------------------------------===

@@ -20,8 +20,11 @@
 // indices only).
 // CHECK-DAG: @pw_family_scale.name = private constant [6 x i8] c"scale\00"
 // CHECK-DAG: @pw_family_scale.sizes0 = private constant [2 x i64] [i64 -1, i64 8]
-// The arguments: {kind, element type, rank, 0, static sizes}; i1 is type 0.
-// CHECK-DAG: @pw_family_scale.arguments = private constant [4 x { i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, ptr } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_scale.sizes0 }, { i32, i32, i32, i32, ptr } { i32 0, i32 7, i32 0, i32 0, ptr null }, { i32, i32, i32, i32, ptr } zeroinitializer, { i32, i32, i32, i32, ptr } { i32 1, i32 5, i32 2, i32 0, ptr @pw_family_scale.sizes3 }]
+// An identity layout is static: row-major strides, offset 0.
+// CHECK-DAG: @pw_family_scale.strides3 = private constant [2 x i64] [i64 8, i64 1]
+// The arguments: {kind, element type, rank, 0, static sizes, static strides
+// (null: all dynamic), static offset}; i1 is type 0.
+// CHECK-DAG: @pw_family_scale.arguments = private constant [4 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_scale.sizes0, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 0, i32 7, i32 0, i32 0, ptr null, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } zeroinitializer, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 5, i32 2, i32 0, ptr @pw_family_scale.sizes3, ptr @pw_family_scale.strides3, i64 0 }]
 // CHECK-DAG: @pw_family_scale.outputs = private constant [1 x i32] [i32 3]
 // CHECK-DAG: @pw_family_scale.inputs = private constant [3 x i32] [i32 0, i32 1, i32 2]
 // The variants: {rank, index bitwidth, strategy, transposed argument, entry}.
@@ -72,6 +75,38 @@ func.func @scale(%x: memref<?x8xf32, strided<[?, ?], offset: ?>>, %s: f32,
 // FIXED-SHAPE: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 128, i64 1, i64 1,
 func.func @other(%x: memref<?xf32>, %y: memref<?xf32>) {
   pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
+  }
+  return
+}
+
+// Partly static layouts: dynamic strides are PW_DYNAMIC (INT64_MIN), and so
+// is a dynamic offset beside a static stride; a rank-0 memref's static offset
+// comes with a one-entry (unread) strides array.
+// RUN: pw-compile %s -o %t.layouts.ll --quiet --index-bitwidths=64 --function=layouts
+// RUN: FileCheck %s --check-prefix=LAYOUTS < %t.layouts.ll
+// RUN: pw-compile %s -o %t.rank0.ll --quiet --index-bitwidths=64 --function=rank0
+// RUN: FileCheck %s --check-prefix=RANK0 < %t.rank0.ll
+// LAYOUTS-DAG: @pw_family_layouts.strides0 = private constant [2 x i64] [i64 -9223372036854775808, i64 1]
+// LAYOUTS-DAG: @pw_family_layouts.strides2 = private constant [2 x i64] [i64 -9223372036854775808, i64 1]
+// LAYOUTS-DAG: @pw_family_layouts.arguments = private constant [3 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_layouts.sizes0, ptr @pw_family_layouts.strides0, i64 4 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_layouts.sizes1, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_layouts.sizes2, ptr @pw_family_layouts.strides2, i64 -9223372036854775808 }]
+// RANK0-DAG: @pw_family_rank0.strides0 = private constant [1 x i64] [i64 -9223372036854775808]
+// RANK0-DAG: @pw_family_rank0.arguments = private constant [2 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 0, i32 0, ptr null, ptr @pw_family_rank0.strides0, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 0, i32 0, ptr null, ptr null, i64 0 }]
+!r2fixed = memref<?x?xf32, strided<[?, 1], offset: 4>>
+!r2any = memref<?x?xf32, strided<[?, ?], offset: ?>>
+!r2rows = memref<?x?xf32, strided<[?, 1], offset: ?>>
+func.func @layouts(%x: !r2fixed, %y: !r2any, %out: !r2rows) {
+  pointwise.map ins(%x, %y : !r2fixed, !r2any) outs(%out : !r2rows) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    pointwise.yield %s : f32
+  }
+  return
+}
+func.func @rank0(%x: memref<f32>, %y: memref<f32, strided<[], offset: ?>>) {
+  pointwise.map ins(%x : memref<f32>)
+                outs(%y : memref<f32, strided<[], offset: ?>>) {
   ^bb0(%a: f32):
     pointwise.yield %a : f32
   }

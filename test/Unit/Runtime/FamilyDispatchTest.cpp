@@ -101,12 +101,25 @@ public:
   int memref(pwElementType type, int rank,
              std::vector<int64_t> staticSizes = {}) {
     staticSizeLists.push_back(std::move(staticSizes));
-    arguments.push_back({PW_ARGUMENT_MEMREF, type, rank, 0, nullptr});
+    staticStrideLists.emplace_back();
+    arguments.push_back(
+        {PW_ARGUMENT_MEMREF, type, rank, 0, nullptr, nullptr, 0});
     return static_cast<int>(arguments.size()) - 1;
+  }
+  /// A memref whose type fixes strides or the offset (PW_DYNAMIC where
+  /// dynamic), as pw-compile describes `strided<[...], offset: ...>`.
+  int memrefWithLayout(pwElementType type, int rank,
+                       std::vector<int64_t> staticStrides,
+                       int64_t staticOffset) {
+    int index = memref(type, rank);
+    staticStrideLists.back() = std::move(staticStrides);
+    arguments.back().staticOffset = staticOffset;
+    return index;
   }
   int scalar(pwElementType type) {
     staticSizeLists.emplace_back();
-    arguments.push_back({PW_ARGUMENT_SCALAR, type, 0, 0, nullptr});
+    staticStrideLists.emplace_back();
+    arguments.push_back({PW_ARGUMENT_SCALAR, type, 0, 0, nullptr, nullptr, 0});
     return static_cast<int>(arguments.size()) - 1;
   }
   FamilyBuilder &output(int argument) {
@@ -145,9 +158,12 @@ public:
 
   /// The table; valid while the builder lives and is not changed.
   const pwFamily *get() {
-    for (size_t i = 0; i < arguments.size(); ++i)
+    for (size_t i = 0; i < arguments.size(); ++i) {
       arguments[i].staticSizes =
           staticSizeLists[i].empty() ? nullptr : staticSizeLists[i].data();
+      arguments[i].staticStrides =
+          staticStrideLists[i].empty() ? nullptr : staticStrideLists[i].data();
+    }
     family = {name.c_str(),
               static_cast<int32_t>(arguments.size()),
               static_cast<int32_t>(outputs.size()),
@@ -174,6 +190,7 @@ private:
   std::string name;
   std::vector<pwFamilyArgument> arguments;
   std::vector<std::vector<int64_t>> staticSizeLists;
+  std::vector<std::vector<int64_t>> staticStrideLists;
   std::vector<int32_t> outputs;
   std::vector<int32_t> inputs;
   std::vector<pwVariant> variants;
@@ -785,6 +802,56 @@ TEST_F(FamilyDispatchTest, StaticSizeMismatchIsAnError) {
               "declares 4");
 }
 
+/// A copy whose input is declared `memref<?x?xf32, strided<[?, 1], offset:
+/// 2>>` and whose output is `memref<?x?xf32>` (strides [?, 1] with dynamic
+/// sizes: row-major with a dynamic row stride, offset 0).
+struct DeclaredLayoutCopy {
+  FamilyBuilder builder{"declared"};
+  int input = builder.memrefWithLayout(PW_F32, 2, {PW_DYNAMIC, 1}, 2);
+  int output = builder.memrefWithLayout(PW_F32, 2, {PW_DYNAMIC, 1}, 0);
+  DeclaredLayoutCopy() { builder.output(output).input(input).linear({1, 2}); }
+};
+
+TEST_F(FamilyDispatchTest, StaticStrideMismatchIsAnError) {
+  DeclaredLayoutCopy copy;
+  // A transposed input: stride 4 where the type says 1.
+  MemRef in(kA, {4, 5}, {1, 4}, 2), out(kC, {4, 5}, {5, 1});
+  expectError(copy.builder.get(), {in.get(), out.get()}, PW_ERROR_LAYOUT,
+              "declared: argument 0 dim 1 has stride 4 but the function "
+              "declares 1");
+}
+
+TEST_F(FamilyDispatchTest, StaticOffsetMismatchIsAnError) {
+  DeclaredLayoutCopy copy;
+  MemRef in(kA, {4, 5}, {5, 1}, 2), out(kC, {4, 5}, {5, 1}, 3);
+  expectError(copy.builder.get(), {in.get(), out.get()}, PW_ERROR_LAYOUT,
+              "declared: argument 1 has offset 3 but the function declares "
+              "0");
+}
+
+TEST_F(FamilyDispatchTest, DeclaredLayoutsAcceptWhatCodeCannotTellApart) {
+  DeclaredLayoutCopy copy;
+  const pwFamily *family = copy.builder.get();
+  auto launches = [&](MemRef &in, MemRef &out) {
+    size_t before = recordedCalls.size();
+    std::vector<void *> args = {in.get(), out.get()};
+    pwStatus status = pwFamilyLaunch(family, args.data());
+    EXPECT_EQ(status, PW_SUCCESS) << pwGetLastErrorMessage();
+    return recordedCalls.size() - before;
+  };
+  // The declared layout itself, with any dynamic row stride.
+  MemRef in(kA, {4, 5}, {8, 1}, 2), out(kC, {4, 5}, {5, 1});
+  EXPECT_EQ(launches(in, out), 1u);
+  // Columns of one element: their stride is never multiplied by an index
+  // other than 0.
+  MemRef column(kA, {4, 1}, {8, 3}, 2), columnOut(kC, {4, 1}, {1, 7});
+  EXPECT_EQ(launches(column, columnOut), 1u);
+  // Empty memrefs: nothing is read, so neither strides nor offsets count
+  // (and nothing launches).
+  MemRef empty(kA, {0, 5}, {1, 9}, 7), emptyOut(kC, {0, 5}, {1, 9}, 5);
+  EXPECT_EQ(launches(empty, emptyOut), 0u);
+}
+
 TEST_F(FamilyDispatchTest, NegativeSizeIsAnError) {
   AddFamily add;
   MemRef a(kA, {4, -5}, {5, 1}), b(kB, {4, 5}, {5, 1}), c(kC, {4, 5}, {5, 1});
@@ -1126,6 +1193,32 @@ TEST_F(DispatchCacheTest, ATableChangedInPlaceMisses) {
           .find("argument 1 dim 0 has size 8 but the function declares 4"),
       std::string::npos)
       << pwGetLastErrorMessage();
+}
+
+TEST_F(DispatchCacheTest, DeclaredStridesAreOfTheKey) {
+  DeclaredLayoutCopy copy;
+  const pwFamily *family = copy.builder.get();
+  uintptr_t base = freshAddress();
+  MemRef in(base, {4, 5}, {5, 1}, 2), out(base + 0x1000, {4, 5}, {5, 1});
+  EXPECT_EQ(launch(family, {in.get(), out.get()}).status, PW_SUCCESS);
+  EXPECT_TRUE(launch(family, {in.get(), out.get()}).cached);
+  // The same descriptors against a table now declaring stride 5 in dim 1.
+  const_cast<int64_t *>(family->arguments[copy.input].staticStrides)[1] = 5;
+  Outcome mismatch = launch(family, {in.get(), out.get()});
+  EXPECT_EQ(mismatch.status, PW_ERROR_LAYOUT);
+  EXPECT_NE(std::string(pwGetLastErrorMessage())
+                .find("argument 0 dim 1 has stride 1 but the function "
+                      "declares 5"),
+            std::string::npos)
+      << pwGetLastErrorMessage();
+  // And the declared offset, which lives in the arguments array.
+  const_cast<int64_t *>(family->arguments[copy.input].staticStrides)[1] = 1;
+  EXPECT_EQ(launch(family, {in.get(), out.get()}).status, PW_SUCCESS);
+  const_cast<pwFamilyArgument *>(family->arguments)[copy.input].staticOffset =
+      PW_DYNAMIC;
+  Outcome dynamicOffset = launch(family, {in.get(), out.get()});
+  EXPECT_EQ(dynamicOffset.status, PW_SUCCESS);
+  EXPECT_FALSE(dynamicOffset.cached);
 }
 
 TEST_F(DispatchCacheTest, MoreLayoutsThanSlotsStayCorrect) {
