@@ -8,6 +8,8 @@
 // C entry point `add_f32` of benchmarks/workloads.mlir (pw-compile output)
 // on 1024-element float vectors padded to rank 4. Prints
 //
+//   warm-up: µs per call of the first and the last 1000 calls of half a
+//           second of calls made before anything is measured;
 //   launch: mean host µs per call over N calls of the 1024-element add,
 //           the device synchronized at the end (launches are asynchronous:
 //           once the launch queue is full this is bounded by how fast the
@@ -23,6 +25,17 @@
 //           each after a synchronize, host only;
 //   launch-driver-*: the driver's launches in launch's mode (N calls,
 //           synchronized at the end): the floor under launch's figure.
+//   rounds-*-first, rounds-*-last: launch's mode in 21 rounds of N/10
+//           calls that alternate between the family, its variant's entry
+//           called directly (the generated launch code without
+//           pwFamilyLaunch's dispatch) and the driver's empty kernel: the
+//           median of each and of the per-round differences, and every
+//           round in order (rounds-each). First right after the warm-up,
+//           last after everything else, then with the thread pinned to the
+//           CPU it runs on (-pinned): alternating rounds compare the three
+//           under the same state of the host, whose speed drifts within a
+//           process (the lines above, measured one after another, have
+//           differed by over 1 µs between repeats in one run).
 //
 // Built by benchmarks/gpu-bundle.sh: g++ -O2, linked with
 // libPointwiseRuntime.so and workloads.so, rpath $ORIGIN.
@@ -30,6 +43,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Runtime/Runtime.h"
+
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -128,10 +143,21 @@ int main(int argc, char **argv) {
   check(pwMemsetBytes(out, 0xFF, n * sizeof(float)), "pwMemsetBytes");
 
   Descriptor4 dx = vector(x, n), dy = vector(y, n), dout = vector(out, n);
-  // Warm up: loads the module, picks and caches the variant's function.
-  for (int i = 0; i < 1000; ++i)
-    check(static_cast<pwStatus>(add_f32(&dx, &dy, &dout)), "add_f32");
-  check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+  // Warm up for half a second (loads the module, picks and caches the
+  // variant's function, and brings host and GPU to a steady state: on a
+  // machine just started, the first calls have cost twice the later ones),
+  // printing the first and the last 1000 calls' time.
+  auto thousandCalls = [&] {
+    double start = now();
+    for (int i = 0; i < 1000; ++i)
+      check(static_cast<pwStatus>(add_f32(&dx, &dy, &dout)), "add_f32");
+    check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+    return (now() - start) / 1000 * 1e6;
+  };
+  double warmupStart = now(), firstThousand = thousandCalls(), lastThousand;
+  do
+    lastThousand = thousandCalls();
+  while (now() - warmupStart < 0.5);
   int variant = pwGetLastVariant();
   check(pwMemcpyDeviceToHost(hout.data(), out, n * sizeof(float)), "copy");
   for (int64_t i = 0; i < n; ++i)
@@ -140,6 +166,9 @@ int main(int argc, char **argv) {
                    static_cast<long>(i), hout[i], hx[i] + hy[i]);
       return 1;
     }
+  std::printf("warm-up: %.3f us/call over the first 1000 calls, %.3f over "
+              "the last 1000 of %.1f s\n",
+              firstThousand, lastThousand, now() - warmupStart);
   if (variant >= 0 && variant < pw_family_add_f32.numVariants) {
     const pwVariant &v = pw_family_add_f32.variants[variant];
     std::printf("variant: %d (rank %d, i%d, %s)\n", variant, v.rank,
@@ -148,6 +177,86 @@ int main(int argc, char **argv) {
                 : v.strategy == PW_STRATEGY_LINEAR_NARROW ? "linear-narrow"
                                                           : "linear");
   }
+
+  // The driver's own cost: an empty kernel through pwLaunchKernel.
+  static const char kEmptyPtx[] = ".version 8.0\n.target sm_90\n"
+                                  ".address_size 64\n"
+                                  ".visible .entry pw_empty() { ret; }\n";
+  pwModule module;
+  pwFunction empty;
+  check(pwModuleLoad(&module, kEmptyPtx, sizeof(kEmptyPtx)), "pwModuleLoad");
+  check(pwModuleGetFunction(&empty, module, "pw_empty"), "pwModuleGetFunction");
+
+  // The variant's entry on rank-1 descriptors of the same vectors: the
+  // generated host code (module function lookup, launch) without the
+  // dispatch of pwFamilyLaunch.
+  struct Descriptor1 {
+    float *allocated, *aligned;
+    int64_t offset, size, stride;
+  };
+  Descriptor1 ex1{x, x, 0, n, 1}, ey1{y, y, 0, n, 1}, eout1{out, out, 0, n, 1};
+  void *entryArgs[3] = {&ex1, &ey1, &eout1};
+  void (*variantEntry)(void **) = nullptr;
+  if (variant >= 0 && variant < pw_family_add_f32.numVariants &&
+      pw_family_add_f32.variants[variant].rank == 1)
+    variantEntry = pw_family_add_f32.variants[variant].entry;
+
+  // Interleaved rounds: the family and the driver's empty kernel in turn,
+  // each round `calls / 10` calls synchronized at its end, as `launch`.
+  auto rounds = [&](const char *suffix) {
+    constexpr int kRounds = 21;
+    long perRound = std::max(1L, calls / 10);
+    auto round = [&](auto &&launch) {
+      check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+      double start = now();
+      for (long i = 0; i < perRound; ++i)
+        launch();
+      check(pwDeviceSynchronize(), "pwDeviceSynchronize");
+      return (now() - start) / perRound * 1e6;
+    };
+    std::vector<double> family, entry, driver, difference;
+    for (int r = 0; r < kRounds; ++r) {
+      family.push_back(round([&] {
+        if (int32_t s = add_f32(&dx, &dy, &dout))
+          check(static_cast<pwStatus>(s), "add_f32");
+      }));
+      if (variantEntry)
+        entry.push_back(round([&] { variantEntry(entryArgs); }));
+      driver.push_back(round([&] {
+        check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(),
+                             nullptr),
+              "pwLaunchKernel");
+      }));
+      difference.push_back(family.back() - driver.back());
+    }
+    auto median = [](std::vector<double> values) {
+      std::sort(values.begin(), values.end());
+      return values[values.size() / 2];
+    };
+    auto [familyMin, familyMax] =
+        std::minmax_element(family.begin(), family.end());
+    std::printf("rounds-family%s: %.3f us/call (median of %d rounds of %ld "
+                "calls, synchronized at each round's end, alternating with "
+                "the driver's empty kernel; rounds %.3f to %.3f)\n",
+                suffix, median(family), kRounds, perRound, *familyMin,
+                *familyMax);
+    if (!entry.empty())
+      std::printf("rounds-variant-entry%s: %.3f us/call (median of the same "
+                  "rounds: the chosen variant's entry called directly, "
+                  "without pwFamilyLaunch)\n",
+                  suffix, median(entry));
+    std::printf("rounds-driver-empty-kernel%s: %.3f us/call (median of the "
+                "same rounds)\n",
+                suffix, median(driver));
+    std::printf("rounds-family-minus-driver%s: %+.3f us/call (median of the "
+                "per-round differences)\n",
+                suffix, median(difference));
+    std::printf("rounds-each%s (family/driver us/call, in order):", suffix);
+    for (int r = 0; r < kRounds; ++r)
+      std::printf(" %.2f/%.2f", family[r], driver[r]);
+    std::printf("\n");
+  };
+  rounds("-first");
 
   // Cached launches.
   double t0 = now();
@@ -230,14 +339,6 @@ int main(int argc, char **argv) {
       if (int32_t s = add_f32(&dx, &dy, &dout))
         check(static_cast<pwStatus>(s), "add_f32");
     });
-  // The driver's own cost: an empty kernel through pwLaunchKernel.
-  static const char kEmptyPtx[] = ".version 8.0\n.target sm_90\n"
-                                  ".address_size 64\n"
-                                  ".visible .entry pw_empty() { ret; }\n";
-  pwModule module;
-  pwFunction empty;
-  check(pwModuleLoad(&module, kEmptyPtx, sizeof(kEmptyPtx)), "pwModuleLoad");
-  check(pwModuleGetFunction(&empty, module, "pw_empty"), "pwModuleGetFunction");
   burst("burst-driver-empty-kernel", [&] {
     check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
           "pwLaunchKernel");
@@ -323,6 +424,19 @@ int main(int argc, char **argv) {
     check(pwLaunchKernel(empty, 1, 1, 1, 128, 1, 1, 0, pwGetStream(), nullptr),
           "pwLaunchKernel");
   });
+  rounds("-last");
+  cpu_set_t original;
+  int cpu = sched_getcpu();
+  if (cpu >= 0 && sched_getaffinity(0, sizeof original, &original) == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) == 0) {
+      rounds("-pinned");
+      sched_setaffinity(0, sizeof original, &original);
+    }
+  }
+
   check(pwModuleUnload(module), "pwModuleUnload");
   t0 = now();
   for (long i = 0; i < calls; ++i)

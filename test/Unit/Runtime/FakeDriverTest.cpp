@@ -573,18 +573,27 @@ void launchingEntry(void **args) {
                    nullptr, 2);
 }
 
-TEST(FakeDriverTest, FamilyLaunchRunsCompiledCodeOnTheCurrentStream) {
-  pwFamilyArgument arguments[] = {{PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr},
-                                  {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr}};
-  int32_t outputs[] = {1}, inputs[] = {0};
-  pwVariant variants[] = {{1, 32, PW_STRATEGY_LINEAR, -1, launchingEntry}};
+/// A rank-1 f32 copy family whose one variant launches through the mgpu
+/// ABI (launchingEntry), with descriptors of two 8-element vectors.
+struct CopyFamily {
+  pwFamilyArgument arguments[2] = {
+      {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr, nullptr, 0},
+      {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr, nullptr, 0}};
+  int32_t outputs[1] = {1}, inputs[1] = {0};
+  pwVariant variants[1] = {{1, 32, PW_STRATEGY_LINEAR, -1, launchingEntry}};
   pwFamily family = {"copy", 2, 1, 1, 1, arguments, outputs, inputs, variants};
   float a[8] = {}, c[8] = {};
   struct {
     void *allocated, *aligned;
     int64_t offset, size, stride;
   } am = {a, a, 0, 8, 1}, cm = {c, c, 0, 8, 1};
-  void *args[] = {&am, &cm};
+  void *args[2] = {&am, &cm};
+};
+
+TEST(FakeDriverTest, FamilyLaunchRunsCompiledCodeOnTheCurrentStream) {
+  CopyFamily copy;
+  const pwFamily &family = copy.family;
+  void **args = copy.args;
 
   pwStream stream = nullptr;
   ASSERT_EQ(pwStreamCreate(&stream), PW_SUCCESS);
@@ -688,17 +697,9 @@ TEST(FakeDriverTest, TheCApiResolvesFunctionsInTheCurrentContext) {
 }
 
 TEST(FakeDriverTest, FamiliesLaunchInTheContextOfEachCall) {
-  pwFamilyArgument arguments[] = {{PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr},
-                                  {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr}};
-  int32_t outputs[] = {1}, inputs[] = {0};
-  pwVariant variants[] = {{1, 32, PW_STRATEGY_LINEAR, -1, launchingEntry}};
-  pwFamily family = {"copy", 2, 1, 1, 1, arguments, outputs, inputs, variants};
-  float a[8] = {}, c[8] = {};
-  struct {
-    void *allocated, *aligned;
-    int64_t offset, size, stride;
-  } am = {a, a, 0, 8, 1}, cm = {c, c, 0, 8, 1};
-  void *args[] = {&am, &cm};
+  CopyFamily copy;
+  const pwFamily &family = copy.family;
+  void **args = copy.args;
 
   // The second launch of each device reuses the remembered decision.
   FakeCudaState &state = *fake().state;
