@@ -32,13 +32,16 @@ std::atomic<unsigned> selectionGeneration{1};
 /// to be checked again. One struct, so that a call looks the thread-local up
 /// once.
 struct CheckedContext {
-  CUcontext context = nullptr;
+  ContextIdentity context;
   unsigned generation = 0; // 0: never
+  /// Whether `context` is a primary context the runtime retained, which
+  /// outlives every call, so that its handle alone identifies it.
+  bool retained = false;
 };
 thread_local CheckedContext threadChecked;
 
 std::mutex retainMutex;
-CUcontext primaryContexts[kMaxDevices];
+ContextIdentity primaryContexts[kMaxDevices];
 
 std::string prefixed(const char *caller, const std::string &message) {
   return std::string(caller) + ": " + message;
@@ -63,25 +66,68 @@ pwStatus getDevice(const CudaDriver &driver, int device, const char *caller,
   return checkCuda(driver.cuDeviceGet(&handle, device), caller, "cuDeviceGet");
 }
 
+/// Sets `context.id` to the ID of the context `context.handle` (0 without
+/// cuCtxGetId).
+pwStatus identify(const CudaDriver &driver, const char *caller,
+                  ContextIdentity &context) {
+  context.id = 0;
+  if (!driver.cuCtxGetId)
+    return PW_SUCCESS;
+  return checkCuda(driver.cuCtxGetId(context.handle, &context.id), caller,
+                   "cuCtxGetId");
+}
+
 /// Retains `device`'s primary context once per process and makes it current.
 pwStatus makePrimaryContextCurrent(const CudaDriver &driver, int device,
-                                   const char *caller, CUcontext &context) {
-  context = nullptr;
+                                   const char *caller,
+                                   ContextIdentity &context) {
+  context = {};
   CUdevice handle = 0;
   if (pwStatus status = getDevice(driver, device, caller, handle))
     return status;
   {
     std::lock_guard<std::mutex> lock(retainMutex);
     context = primaryContexts[device];
-    if (!context) {
-      if (pwStatus status =
-              checkCuda(driver.cuDevicePrimaryCtxRetain(&context, handle),
-                        caller, "cuDevicePrimaryCtxRetain"))
+    if (!context.handle) {
+      // Retained again after a failure here, which only adds to the count of
+      // a context that is never released.
+      if (pwStatus status = checkCuda(
+              driver.cuDevicePrimaryCtxRetain(&context.handle, handle), caller,
+              "cuDevicePrimaryCtxRetain"))
+        return status;
+      if (pwStatus status = identify(driver, caller, context))
         return status;
       primaryContexts[device] = context;
     }
   }
-  return checkCuda(driver.cuCtxSetCurrent(context), caller, "cuCtxSetCurrent");
+  return checkCuda(driver.cuCtxSetCurrent(context.handle), caller,
+                   "cuCtxSetCurrent");
+}
+
+/// Remembers `handle`, the thread's current context, which the rules
+/// accepted, as the context the thread checked in `generation`, and returns
+/// its identity in `context`.
+pwStatus acceptCurrent(const CudaDriver &driver, const char *caller,
+                       CUcontext handle, unsigned generation,
+                       ContextIdentity &context) {
+  CheckedContext checked;
+  checked.generation = generation;
+  {
+    std::lock_guard<std::mutex> lock(retainMutex);
+    for (const ContextIdentity &primary : primaryContexts)
+      if (primary.handle == handle) {
+        checked.context = primary;
+        checked.retained = true;
+      }
+  }
+  if (!checked.retained) {
+    checked.context.handle = handle;
+    if (pwStatus status = identify(driver, caller, checked.context))
+      return status;
+  }
+  threadChecked = checked;
+  context = checked.context;
+  return PW_SUCCESS;
 }
 
 /// $POINTWISE_DEVICE, or 0.
@@ -102,10 +148,19 @@ pwStatus getDefaultDevice(const char *caller, int &device) {
 }
 } // namespace
 
+bool pointwise::runtime::isAlive(const CudaDriver &driver,
+                                 const ContextIdentity &context) {
+  if (!driver.cuCtxGetId)
+    return true;
+  unsigned long long id = 0;
+  return driver.cuCtxGetId(context.handle, &id) == CUDA_SUCCESS &&
+         id == context.id;
+}
+
 pwStatus pointwise::runtime::ensureContext(const char *caller,
                                            const CudaDriver *&driver,
-                                           CUcontext &context) {
-  context = nullptr;
+                                           ContextIdentity &context) {
+  context = {};
   if (pwStatus status = getCudaDriver(driver))
     return status;
   CUcontext current = nullptr;
@@ -114,19 +169,27 @@ pwStatus pointwise::runtime::ensureContext(const char *caller,
     return status;
   unsigned generation = selectionGeneration.load(std::memory_order_acquire);
   CheckedContext &checked = threadChecked;
-  if (current && current == checked.context &&
+  if (current && current == checked.context.handle &&
       checked.generation == generation) {
-    context = current;
-    return PW_SUCCESS;
+    if (checked.retained) {
+      context = checked.context;
+      return PW_SUCCESS;
+    }
+    // The checked context may have been destroyed and this be a new one made
+    // at its address, which the rules have not seen.
+    ContextIdentity identity{current, 0};
+    if (pwStatus status = identify(*driver, caller, identity))
+      return status;
+    if (identity.id == checked.context.id) {
+      context = identity;
+      return PW_SUCCESS;
+    }
   }
 
   int device = selectedDevice.load(std::memory_order_acquire);
   if (device < 0) {
-    if (current) {
-      checked = {current, generation};
-      context = current;
-      return PW_SUCCESS;
-    }
+    if (current)
+      return acceptCurrent(*driver, caller, current, generation, context);
     if (pwStatus status = getDefaultDevice(caller, device))
       return status;
   } else if (current) {
@@ -136,24 +199,21 @@ pwStatus pointwise::runtime::ensureContext(const char *caller,
       return status;
     if (pwStatus status = getDevice(*driver, device, caller, wanted))
       return status;
-    if (currentDevice == wanted) {
-      checked = {current, generation};
-      context = current;
-      return PW_SUCCESS;
-    }
+    if (currentDevice == wanted)
+      return acceptCurrent(*driver, caller, current, generation, context);
   }
-  CUcontext primary = nullptr;
+  ContextIdentity primary;
   if (pwStatus status =
           makePrimaryContextCurrent(*driver, device, caller, primary))
     return status;
-  checked = {primary, generation};
+  checked = {primary, generation, /*retained=*/true};
   context = primary;
   return PW_SUCCESS;
 }
 
 pwStatus pointwise::runtime::ensureContext(const char *caller,
                                            const CudaDriver *&driver) {
-  CUcontext context = nullptr;
+  ContextIdentity context;
   return ensureContext(caller, driver, context);
 }
 
@@ -161,13 +221,14 @@ pwStatus pointwise::runtime::selectDevice(int device, const char *caller) {
   const CudaDriver *driver = nullptr;
   if (pwStatus status = getCudaDriver(driver))
     return status;
-  CUcontext primary = nullptr;
+  ContextIdentity primary;
   if (pwStatus status =
           makePrimaryContextCurrent(*driver, device, caller, primary))
     return status;
   selectedDevice.store(device, std::memory_order_release);
   threadChecked = {
-      primary, selectionGeneration.fetch_add(1, std::memory_order_acq_rel) + 1};
+      primary, selectionGeneration.fetch_add(1, std::memory_order_acq_rel) + 1,
+      /*retained=*/true};
   return PW_SUCCESS;
 }
 

@@ -90,6 +90,10 @@ LoadedDriver *loadDriver() {
   need(api.cuCtxSetCurrent, {"cuCtxSetCurrent"});
   need(api.cuCtxGetDevice, {"cuCtxGetDevice"});
   need(api.cuCtxSynchronize, {"cuCtxSynchronize"});
+  // Optional, since CUDA 12.0: without it contexts are told apart by handle
+  // alone (Context.h).
+  api.cuCtxGetId =
+      reinterpret_cast<decltype(api.cuCtxGetId)>(dlsym(library, "cuCtxGetId"));
   need(api.cuMemAlloc, {"cuMemAlloc_v2"});
   need(api.cuMemAllocManaged, {"cuMemAllocManaged"});
   need(api.cuMemFree, {"cuMemFree_v2"});

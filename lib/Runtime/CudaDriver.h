@@ -67,6 +67,8 @@ enum : unsigned {
 /// The entry points the runtime calls. Each member is named after the API
 /// function; the symbol resolved is its current versioned name where the
 /// driver exports one (cuMemAlloc is cuMemAlloc_v2), see CudaDriver.cpp.
+/// Every one is required but those marked optional, which are null where the
+/// driver lacks them.
 struct CudaDriver {
   CUresult (*cuInit)(unsigned flags);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
@@ -81,6 +83,8 @@ struct CudaDriver {
   CUresult (*cuCtxSetCurrent)(CUcontext context);
   CUresult (*cuCtxGetDevice)(CUdevice *device);
   CUresult (*cuCtxSynchronize)();
+  /// Optional: null where the driver is older than CUDA 12.0.
+  CUresult (*cuCtxGetId)(CUcontext context, unsigned long long *id);
 
   CUresult (*cuMemAlloc)(CUdeviceptr *pointer, size_t bytes);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *pointer, size_t bytes,

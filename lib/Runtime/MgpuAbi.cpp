@@ -114,7 +114,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   // The function must be the one of the context the launch that follows
   // runs in: the context its own ensureContext will find current.
   const CudaDriver *driver = nullptr;
-  CUcontext context = nullptr;
+  ContextIdentity context;
   if (recordPendingError(
           ensureContext("mgpuModuleGetFunction", driver, context)))
     return nullptr;

@@ -41,8 +41,8 @@ LazyModule::~LazyModule() {
   }
 }
 
-pwStatus LazyModule::loadInto(CUcontext context, const char *caller,
-                              ContextModule *&loaded) {
+pwStatus LazyModule::loadInto(const ContextIdentity &context,
+                              const char *caller, ContextModule *&loaded) {
   if ((loaded = findLoaded(context)))
     return PW_SUCCESS;
   std::lock_guard<std::mutex> lock(mutex);
@@ -90,13 +90,14 @@ pwStatus LazyModule::loadInto(CUcontext context, const char *caller,
   return PW_SUCCESS;
 }
 
-pwStatus LazyModule::load(CUcontext context, const char *caller) {
+pwStatus LazyModule::load(const ContextIdentity &context, const char *caller) {
   ContextModule *loaded = nullptr;
   return loadInto(context, caller, loaded);
 }
 
-pwStatus LazyModule::resolveFunction(CUcontext context, const char *name,
-                                     const char *caller, CUfunction &function) {
+pwStatus LazyModule::resolveFunction(const ContextIdentity &context,
+                                     const char *name, const char *caller,
+                                     CUfunction &function) {
   function = nullptr;
   ContextModule *loaded = nullptr;
   if (pwStatus status = loadInto(context, caller, loaded))
@@ -111,8 +112,9 @@ pwStatus LazyModule::resolveFunction(CUcontext context, const char *name,
                          describeCudaError("cuModuleGetFunction", result));
 }
 
-pwStatus LazyModule::getFunction(CUcontext context, const char *name,
-                                 const char *caller, CUfunction &function) {
+pwStatus LazyModule::getFunction(const ContextIdentity &context,
+                                 const char *name, const char *caller,
+                                 CUfunction &function) {
   if ((function = findCachedFunction(context, name)))
     return PW_SUCCESS;
   ContextModule *loaded = nullptr;
@@ -162,12 +164,14 @@ pwStatus LazyModule::unload(const char *caller) {
       check(driver->cuCtxGetCurrent(&current), "cuCtxGetCurrent");
   CUcontext made = current;
   while (loaded) {
-    // The driver unloads a module from the current context. One whose
-    // context cannot be made current any more went with that context.
-    if (knowCurrent &&
-        (loaded->context == made ||
-         check(driver->cuCtxSetCurrent(loaded->context), "cuCtxSetCurrent"))) {
-      made = loaded->context;
+    // The driver unloads a module from the current context. A context
+    // destroyed since took its modules with it, and its handle may be a new
+    // context's now, which must not be asked to unload them.
+    if (knowCurrent && isAlive(*driver, loaded->context) &&
+        (loaded->context.handle == made ||
+         check(driver->cuCtxSetCurrent(loaded->context.handle),
+               "cuCtxSetCurrent"))) {
+      made = loaded->context.handle;
       check(driver->cuModuleUnload(loaded->module), "cuModuleUnload");
     }
     ContextModule *next = loaded->next;
@@ -240,7 +244,7 @@ pwStatus pwModuleLoad(pwModule *module, const void *image, size_t size) {
   if (size == 0)
     return recordError(PW_ERROR_INVALID_VALUE, "pwModuleLoad: `size` is 0");
   const CudaDriver *driver = nullptr;
-  CUcontext context = nullptr;
+  ContextIdentity context;
   if (pwStatus status = ensureContext("pwModuleLoad", driver, context))
     return status;
   auto *loaded = new LazyModule(image, size, /*optimizationLevel=*/-1);
@@ -271,7 +275,7 @@ pwStatus pwModuleGetFunction(pwFunction *function, pwModule module,
   if (!name)
     return recordNullArgument("pwModuleGetFunction", "name");
   const CudaDriver *driver = nullptr;
-  CUcontext context = nullptr;
+  ContextIdentity context;
   if (pwStatus status = ensureContext("pwModuleGetFunction", driver, context))
     return status;
   CUfunction resolved = nullptr;

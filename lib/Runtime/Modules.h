@@ -15,17 +15,20 @@
 //
 // Compiled code asks for its kernel (mgpuModuleGetFunction) before every
 // launch, with the address of a constant name string, so functions are cached
-// per context by that address. Contexts are few (one per device and library
-// that made one) and most processes use one, so each module keeps the
-// context it served last: the common lookup is that compare and then a few
-// loads and compares, with no lock.
+// per context by that address. A context is its handle and ID
+// (ContextIdentity in Context.h): a context made where a destroyed one was
+// gets the module loaded afresh, never the destroyed one's functions.
+// Contexts are few (one per device and library that made one) and most
+// processes use one, so each module keeps the context it served last: the
+// common lookup is that compare and then a few loads and compares, with no
+// lock.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef POINTWISE_LIB_RUNTIME_MODULES_H
 #define POINTWISE_LIB_RUNTIME_MODULES_H
 
-#include "CudaDriver.h"
+#include "Context.h"
 
 #include <atomic>
 #include <mutex>
@@ -47,7 +50,8 @@ public:
   LazyModule &operator=(const LazyModule &) = delete;
 
   /// The function of `context` cached under the address `name`, or null.
-  CUfunction findCachedFunction(CUcontext context, const char *name) const {
+  CUfunction findCachedFunction(const ContextIdentity &context,
+                                const char *name) const {
     ContextModule *loaded = lastUsed.load(std::memory_order_acquire);
     if (!loaded || loaded->context != context) {
       if (!(loaded = findLoaded(context)))
@@ -60,23 +64,23 @@ public:
   /// The function `name` of `context`, which must be current: from the cache,
   /// or else resolved (loading the module there if needed) and cached under
   /// the address `name`.
-  pwStatus getFunction(CUcontext context, const char *name, const char *caller,
-                       CUfunction &function);
+  pwStatus getFunction(const ContextIdentity &context, const char *name,
+                       const char *caller, CUfunction &function);
 
   /// Resolves `name` in `context`, which must be current, without the cache,
   /// for names that may not stay put.
-  pwStatus resolveFunction(CUcontext context, const char *name,
+  pwStatus resolveFunction(const ContextIdentity &context, const char *name,
                            const char *caller, CUfunction &function);
 
   /// Loads the CUmodule into `context`, which must be current, if that did
   /// not happen yet.
-  pwStatus load(CUcontext context, const char *caller);
+  pwStatus load(const ContextIdentity &context, const char *caller);
 
-  /// Unloads the CUmodule from every context it was loaded in, each made
-  /// current for its unload, and then makes the thread's context current
-  /// again. At process exit the driver may be shut down already; that is not
-  /// an error. Other failures do not stop the other unloads; the first is
-  /// returned.
+  /// Unloads the CUmodule from every context it was loaded in that still
+  /// exists (a destroyed context took its modules with it), each made current
+  /// for its unload, and then makes the thread's context current again. At
+  /// process exit the driver may be shut down already; that is not an error.
+  /// Other failures do not stop the other unloads; the first is returned.
   pwStatus unload(const char *caller);
 
 private:
@@ -88,7 +92,8 @@ private:
 
   /// The module loaded in one context, and its functions.
   struct ContextModule {
-    ContextModule(CUcontext context, CUmodule module, ContextModule *next)
+    ContextModule(const ContextIdentity &context, CUmodule module,
+                  ContextModule *next)
         : context(context), module(module), next(next) {}
 
     CUfunction findCachedFunction(const char *name) const {
@@ -99,7 +104,7 @@ private:
       return nullptr;
     }
 
-    const CUcontext context;
+    const ContextIdentity context;
     const CUmodule module;
     /// The context loaded before this one, or null.
     ContextModule *const next;
@@ -112,7 +117,7 @@ private:
   };
 
   /// The module loaded in `context`, or null.
-  ContextModule *findLoaded(CUcontext context) const {
+  ContextModule *findLoaded(const ContextIdentity &context) const {
     for (ContextModule *loaded = contexts.load(std::memory_order_acquire);
          loaded; loaded = loaded->next)
       if (loaded->context == context)
@@ -121,7 +126,7 @@ private:
   }
 
   /// The module loaded in `context` (current), loading it if needed.
-  pwStatus loadInto(CUcontext context, const char *caller,
+  pwStatus loadInto(const ContextIdentity &context, const char *caller,
                     ContextModule *&loaded);
 
   const void *image;

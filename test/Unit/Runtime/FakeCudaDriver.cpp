@@ -12,12 +12,15 @@
 // Modules and functions belong to the context current when the module was
 // loaded, as with the real driver: looking a function up, launching it or
 // unloading its module with another context current fails, so that a runtime
-// that mixes contexts up fails its tests here too.
+// that mixes contexts up fails its tests here too. They are told apart by ID,
+// so a context created where a destroyed one was refuses the destroyed one's
+// modules and functions, which went with it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FakeCudaDriver.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -33,23 +36,34 @@ constexpr CUresult kInvalidContext = 201;
 constexpr CUresult kInvalidPtx = 218;
 constexpr CUresult kInvalidHandle = 400;
 constexpr CUresult kNotFound = 500;
+constexpr CUresult kContextIsDestroyed = 709;
 
 struct FakeFunction {
   std::string name;
   /// Its module's context: the only one it can be launched in.
   FakeContext *context;
+  unsigned long long contextId;
 };
 
 struct FakeModule {
   std::string text;
   /// The context current when it was loaded.
   FakeContext *context;
+  unsigned long long contextId;
   std::vector<std::unique_ptr<FakeFunction>> functions;
+  /// Unloaded with its context. It is kept, so that the runtime's use of
+  /// its handle is refused rather than undefined.
+  bool destroyed = false;
 };
 
 FakeCudaState state;
 FakeContext primaryContexts[8];
 thread_local FakeContext *currentContext = nullptr;
+// Under state.mutex:
+unsigned long long nextContextId = 1;
+/// Destroyed contexts, whose storage the next created ones take, last first.
+std::vector<FakeContext *> destroyedContexts;
+std::vector<FakeModule *> loadedModules;
 
 /// The result injected for `name`, once.
 CUresult injected(const char *name) {
@@ -75,6 +89,12 @@ CUresult fill(unsigned long long to, T value, size_t count) {
 bool validDevice(int device) {
   return device >= 0 && device < state.deviceCount && device < 8;
 }
+
+/// Whether something of the context `context` with ID `id` may be used now.
+bool inCurrentContext(const FakeContext *context, unsigned long long id) {
+  return currentContext && context == currentContext &&
+         id == currentContext->id;
+}
 } // namespace
 
 extern "C" {
@@ -83,8 +103,11 @@ FakeCudaState *fakeCudaState() { return &state; }
 
 FakeContext *fakeCudaCurrentContext() { return currentContext; }
 
+CUresult cuCtxCreate_v2(FakeContext **context, unsigned flags, int device);
+
 void fakeCudaMakeForeignContextCurrent(int device) {
-  currentContext = new FakeContext{device, false};
+  FakeContext *context = nullptr;
+  cuCtxCreate_v2(&context, 0, device);
 }
 
 CUresult cuInit(unsigned flags) {
@@ -118,6 +141,9 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
   case kNotFound:
     *name = "CUDA_ERROR_NOT_FOUND";
     return kSuccess;
+  case kContextIsDestroyed:
+    *name = "CUDA_ERROR_CONTEXT_IS_DESTROYED";
+    return kSuccess;
   }
   *name = nullptr;
   return kInvalidValue;
@@ -148,6 +174,9 @@ CUresult cuGetErrorString(CUresult error, const char **description) {
     return kSuccess;
   case kNotFound:
     *description = "named symbol not found";
+    return kSuccess;
+  case kContextIsDestroyed:
+    *description = "context is destroyed";
     return kSuccess;
   }
   *description = nullptr;
@@ -201,8 +230,53 @@ CUresult cuDevicePrimaryCtxRetain(FakeContext **context, int device) {
     return kInvalidDevice;
   std::lock_guard<std::mutex> lock(state.mutex);
   ++state.primaryRetains;
-  primaryContexts[device] = {device, true};
+  if (!primaryContexts[device].id)
+    primaryContexts[device] = {device, true, nextContextId++};
   *context = &primaryContexts[device];
+  return kSuccess;
+}
+
+/// Makes a new context current (the real one pushes it on the thread's
+/// stack of contexts, which the fake does not have).
+CUresult cuCtxCreate_v2(FakeContext **context, unsigned flags, int device) {
+  if (!context || flags != 0)
+    return kInvalidValue;
+  if (!validDevice(device))
+    return kInvalidDevice;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  FakeContext *created = nullptr;
+  if (destroyedContexts.empty()) {
+    created = new FakeContext{device, false};
+  } else {
+    created = destroyedContexts.back();
+    destroyedContexts.pop_back();
+  }
+  *created = {device, false, nextContextId++};
+  currentContext = *context = created;
+  return kSuccess;
+}
+
+/// Destroys a context made by cuCtxCreate_v2 with its modules, and makes no
+/// context current if it was the thread's (the real one pops it).
+CUresult cuCtxDestroy_v2(FakeContext *context) {
+  if (!context || context->primary)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (context->destroyed)
+    return kContextIsDestroyed;
+  for (auto it = loadedModules.begin(); it != loadedModules.end();) {
+    if ((*it)->contextId != context->id) {
+      ++it;
+      continue;
+    }
+    (*it)->destroyed = true;
+    --state.liveModules;
+    it = loadedModules.erase(it);
+  }
+  context->destroyed = true;
+  destroyedContexts.push_back(context);
+  if (currentContext == context)
+    currentContext = nullptr;
   return kSuccess;
 }
 
@@ -213,9 +287,27 @@ CUresult cuCtxGetCurrent(FakeContext **context) {
 
 CUresult cuCtxSetCurrent(FakeContext *context) {
   FAKE_INJECT("cuCtxSetCurrent");
+  if (context && context->destroyed)
+    return kContextIsDestroyed;
   currentContext = context;
   return kSuccess;
 }
+
+#ifndef FAKE_CUDA_WITHOUT_CONTEXT_IDS
+/// The ID of `context`, or of the current context if it is null.
+CUresult cuCtxGetId(FakeContext *context, unsigned long long *id) {
+  if (!id)
+    return kInvalidValue;
+  if (!context && !(context = currentContext))
+    return kInvalidContext;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.contextIdQueries;
+  if (context->destroyed)
+    return kContextIsDestroyed;
+  *id = context->id;
+  return kSuccess;
+}
+#endif
 
 CUresult cuCtxGetDevice(int *device) {
   if (!currentContext)
@@ -393,19 +485,24 @@ CUresult cuModuleLoadDataEx(FakeModule **module, const void *image,
   std::lock_guard<std::mutex> lock(state.mutex);
   ++state.moduleLoads;
   ++state.liveModules;
-  *module = new FakeModule{text, currentContext, {}};
+  *module = new FakeModule{text, currentContext, currentContext->id, {}};
+  loadedModules.push_back(*module);
   return kSuccess;
 }
 
 CUresult cuModuleUnload(FakeModule *module) {
   if (!module)
     return kInvalidValue;
+  if (module->destroyed)
+    return kInvalidHandle;
   // "Unloads a module from the current context."
-  if (module->context != currentContext)
+  if (!inCurrentContext(module->context, module->contextId))
     return kInvalidContext;
   std::lock_guard<std::mutex> lock(state.mutex);
   ++state.moduleUnloads;
   --state.liveModules;
+  loadedModules.erase(
+      std::find(loadedModules.begin(), loadedModules.end(), module));
   delete module;
   return kSuccess;
 }
@@ -414,15 +511,15 @@ CUresult cuModuleGetFunction(FakeFunction **function, FakeModule *module,
                              const char *name) {
   if (!module || !currentContext)
     return kInvalidValue;
-  if (module->context != currentContext)
+  if (!inCurrentContext(module->context, module->contextId))
     return kInvalidHandle;
   std::lock_guard<std::mutex> lock(state.mutex);
   ++state.functionLookups;
   if (module->text.find(".entry " + std::string(name) + "(") ==
       std::string::npos)
     return kNotFound;
-  module->functions.push_back(
-      std::make_unique<FakeFunction>(FakeFunction{name, module->context}));
+  module->functions.push_back(std::make_unique<FakeFunction>(
+      FakeFunction{name, module->context, module->contextId}));
   *function = module->functions.back().get();
   return kSuccess;
 }
@@ -453,7 +550,7 @@ CUresult cuLaunchKernel(FakeFunction *function, unsigned gridX, unsigned gridY,
     return kInvalidContext;
   if (!function || extra)
     return kInvalidValue;
-  if (function->context != currentContext)
+  if (!inCurrentContext(function->context, function->contextId))
     return kInvalidHandle;
   std::lock_guard<std::mutex> lock(state.mutex);
   state.launches.push_back({function,

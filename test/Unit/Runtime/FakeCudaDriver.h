@@ -11,6 +11,12 @@
 // its state through fakeCudaState() (dlopen of the same path gives the same
 // library).
 //
+// It also exports cuCtxCreate_v2 and cuCtxDestroy_v2, which the runtime does
+// not call, for tests to make and destroy contexts as another library would.
+// Built with FAKE_CUDA_WITHOUT_CONTEXT_IDS it lacks cuCtxGetId, like drivers
+// before CUDA 12.0 (its contexts still have IDs inside, so that it refuses
+// the handles of a destroyed context as a real driver does).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef POINTWISE_TEST_UNIT_RUNTIME_FAKECUDADRIVER_H
@@ -23,10 +29,14 @@
 #include <vector>
 
 /// A context of the fake driver: a device's primary one, or a foreign one
-/// (as another library would create).
+/// (as another library would create). A destroyed context's storage is
+/// reused by the next one created, so the new context has its handle.
 struct FakeContext {
   int device;
   bool primary;
+  /// What cuCtxGetId reports: unique, never reused.
+  unsigned long long id = 0;
+  bool destroyed = false;
 };
 
 struct FakeLaunch {
@@ -47,6 +57,7 @@ struct FakeCudaState {
   int failResult = 0;
 
   int primaryRetains = 0;
+  int contextIdQueries = 0;
   int moduleLoads = 0;
   int moduleUnloads = 0;
   /// Modules loaded and not unloaded yet.

@@ -9,6 +9,11 @@
 // running. The tests of one process share the driver and the selected device,
 // so everything about device selection is one test, in order.
 //
+// They run twice: over the fake driver, and over its build without
+// cuCtxGetId (FAKE_CUDA_CONTEXT_IDS 0), as drivers before CUDA 12.0, where
+// everything works but telling a context made at a destroyed one's address
+// from that one.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Runtime/Runtime.h"
@@ -31,11 +36,19 @@ namespace {
 [[maybe_unused]] const int driverOverride =
     setenv("POINTWISE_CUDA_DRIVER", FAKE_CUDA_DRIVER_PATH, 1);
 
+/// Whether the driver has cuCtxGetId, so that the runtime tells contexts
+/// apart by ID.
+constexpr bool kContextIds = FAKE_CUDA_CONTEXT_IDS;
+
 /// The fake driver the runtime loaded (the same library, so the same state).
 struct FakeDriver {
   FakeCudaState *state;
   FakeContext *(*currentContext)();
   void (*makeForeignContextCurrent)(int);
+  // The driver API as another library calls it.
+  int (*createContext)(FakeContext **, unsigned, int);
+  int (*destroyContext)(FakeContext *);
+  int (*setCurrentContext)(FakeContext *);
 
   FakeDriver() {
     void *library = dlopen(FAKE_CUDA_DRIVER_PATH, RTLD_NOW | RTLD_LOCAL);
@@ -46,6 +59,13 @@ struct FakeDriver {
         dlsym(library, "fakeCudaCurrentContext"));
     makeForeignContextCurrent = reinterpret_cast<void (*)(int)>(
         dlsym(library, "fakeCudaMakeForeignContextCurrent"));
+    createContext = reinterpret_cast<int (*)(FakeContext **, unsigned, int)>(
+        dlsym(library, "cuCtxCreate_v2"));
+    destroyContext = reinterpret_cast<int (*)(FakeContext *)>(
+        dlsym(library, "cuCtxDestroy_v2"));
+    setCurrentContext = reinterpret_cast<int (*)(FakeContext *)>(
+        dlsym(library, "cuCtxSetCurrent"));
+    EXPECT_EQ(dlsym(library, "cuCtxGetId") != nullptr, kContextIds);
   }
 
   /// The next call of `function` fails with `result`.
@@ -710,6 +730,148 @@ TEST(FakeDriverTest, FamiliesLaunchInTheContextOfEachCall) {
   }
   EXPECT_EQ(pwGetLastLaunchCached(), 1);
   EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
+}
+
+/// Destroys `context`, a context of `device` current on the thread, and
+/// creates another library's new context of `device`, which the fake puts
+/// at the same address, as an allocator may. The new one is current.
+void replaceContext(FakeContext *context, int device) {
+  unsigned long long id = context->id;
+  ASSERT_EQ(fake().destroyContext(context), 0);
+  FakeContext *replacement = nullptr;
+  ASSERT_EQ(fake().createContext(&replacement, 0, device), 0);
+  ASSERT_EQ(replacement, context);
+  ASSERT_NE(replacement->id, id);
+  ASSERT_EQ(fake().currentContext(), replacement);
+}
+
+TEST(FakeDriverTest, AContextMadeWhereADestroyedOneWasLoadsTheModuleAfresh) {
+  FakeCudaState &state = *fake().state;
+  static const char add[] = "add";
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  int loads = state.moduleLoads, unloads = state.moduleUnloads;
+  int live = state.liveModules;
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+  onNewThread([&] {
+    FakeContext *context = nullptr;
+    ASSERT_EQ(fake().createContext(&context, 0, 0), 0);
+    void *destroyed = lookUpAndLaunch(module, add);
+    ASSERT_NE(destroyed, nullptr);
+    EXPECT_EQ(state.moduleLoads, loads + 1);
+    // The module went with its context.
+    replaceContext(context, 0);
+    EXPECT_EQ(state.liveModules, live);
+    void *function = mgpuModuleGetFunction(module, add);
+    mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr,
+                     0);
+    if (!kContextIds) {
+      // The limit without cuCtxGetId: the destroyed context's function.
+      EXPECT_EQ(function, destroyed);
+      EXPECT_EQ(pwTakePendingError(), PW_ERROR_DRIVER);
+      EXPECT_NE(lastMessage().find("CUDA_ERROR_INVALID_HANDLE"),
+                std::string::npos)
+          << lastMessage();
+      return;
+    }
+    EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+    EXPECT_NE(function, destroyed);
+    EXPECT_EQ(state.moduleLoads, loads + 2);
+    EXPECT_EQ(state.launches.back().function, function);
+    EXPECT_EQ(state.launches.back().context, context);
+    // And it is cached there.
+    int lookups = state.functionLookups;
+    EXPECT_EQ(lookUpAndLaunch(module, add), function);
+    EXPECT_EQ(state.functionLookups, lookups);
+  });
+
+  // Unloading unloads it from the new context only: asking the driver to
+  // unload the destroyed context's module would fail.
+  mgpuModuleUnload(module);
+  if (kContextIds) {
+    EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+    EXPECT_EQ(state.moduleUnloads, unloads + 1);
+    EXPECT_EQ(state.liveModules, live);
+  } else {
+    EXPECT_EQ(pwTakePendingError(), PW_ERROR_DRIVER);
+  }
+}
+
+TEST(FakeDriverTest, UnloadingSkipsContextsDestroyedSince) {
+  FakeCudaState &state = *fake().state;
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  int unloads = state.moduleUnloads, live = state.liveModules;
+  FakeContext *current = fake().currentContext();
+  onNewThread([&] {
+    fake().makeForeignContextCurrent(0);
+    EXPECT_NE(lookUpAndLaunch(module, "mul"), nullptr);
+    EXPECT_EQ(fake().destroyContext(fake().currentContext()), 0);
+  });
+  mgpuModuleUnload(module);
+  if (kContextIds) {
+    EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+  } else { // cuCtxSetCurrent refuses the destroyed context
+    EXPECT_EQ(pwTakePendingError(), PW_ERROR_DRIVER);
+    EXPECT_NE(lastMessage().find("CUDA_ERROR_CONTEXT_IS_DESTROYED"),
+              std::string::npos)
+        << lastMessage();
+  }
+  EXPECT_EQ(state.moduleUnloads, unloads);
+  EXPECT_EQ(state.liveModules, live);
+  EXPECT_EQ(fake().currentContext(), current);
+}
+
+TEST(FakeDriverTest, AContextMadeWhereTheCheckedOneWasIsCheckedAgain) {
+  // After pwSetDevice(0) a thread keeps another library's context of device
+  // 0. That context destroyed, a new one of device 1 made at its address is
+  // not it: the next call goes back to device 0's primary context, as for
+  // any context switched behind the runtime's back.
+  FakeContext context = contextAfter([] {
+    ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+    FakeContext *foreign = nullptr;
+    ASSERT_EQ(fake().createContext(&foreign, 0, 0), 0);
+    allocateAndFree();
+    ASSERT_EQ(fake().currentContext(), foreign);
+    replaceContext(foreign, 1);
+    allocateAndFree();
+  });
+  if (kContextIds) {
+    EXPECT_EQ(context.device, 0);
+    EXPECT_TRUE(context.primary);
+  } else { // the limit: taken for the checked context
+    EXPECT_EQ(context.device, 1);
+    EXPECT_FALSE(context.primary);
+  }
+}
+
+TEST(FakeDriverTest, OnlyContextsTheRuntimeDoesNotRetainAreAskedForTheirId) {
+  FakeCudaState &state = *fake().state;
+  static const char add[] = "add";
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+  FakeContext *primary = fake().currentContext();
+  auto idQueriesOfThreeLaunches = [&] {
+    int queries = state.contextIdQueries;
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
+    return state.contextIdQueries - queries;
+  };
+  onNewThread([&] {
+    // The primary context the runtime retained, and the same one made
+    // current by other code (PyTorch's, say): the handle is enough.
+    EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
+    EXPECT_EQ(idQueriesOfThreeLaunches(), 0);
+  });
+  onNewThread([&] {
+    ASSERT_EQ(fake().setCurrentContext(primary), 0);
+    EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
+    EXPECT_EQ(idQueriesOfThreeLaunches(), 0);
+    // Another context: one query per check, the lookup's and the launch's.
+    fake().makeForeignContextCurrent(0);
+    EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
+    EXPECT_EQ(idQueriesOfThreeLaunches(), kContextIds ? 6 : 0);
+  });
+  mgpuModuleUnload(module);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
 }
 
 } // namespace
