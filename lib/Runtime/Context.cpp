@@ -104,6 +104,50 @@ pwStatus makePrimaryContextCurrent(const CudaDriver &driver, int device,
                    "cuCtxSetCurrent");
 }
 
+/// When `handle`, the thread's current context, is the active primary
+/// context of its device (PyTorch's, typically), retains it as the runtime's
+/// own for that device, as pwSetDevice would, and returns its identity in
+/// `context`: a retained context is never destroyed, so later checks of it
+/// need no cuCtxGetId. False when it is not one or that cannot be told (no
+/// cuDevicePrimaryCtxGetState, a failed query: the caller then identifies
+/// the context by ID, as any other); an inactive primary context is never
+/// retained here, since retaining it would initialize it.
+bool adoptActivePrimaryContext(const CudaDriver &driver, CUcontext handle,
+                               ContextIdentity &context) {
+  CUdevice device = 0;
+  unsigned flags = 0;
+  int active = 0, count = 0;
+  if (!driver.cuDevicePrimaryCtxGetState ||
+      driver.cuCtxGetDevice(&device) != CUDA_SUCCESS ||
+      driver.cuDevicePrimaryCtxGetState(device, &flags, &active) !=
+          CUDA_SUCCESS ||
+      !active || driver.cuDeviceGetCount(&count) != CUDA_SUCCESS)
+    return false;
+  int ordinal = 0;
+  for (CUdevice candidate = 0; ordinal < std::min(count, kMaxDevices);
+       ++ordinal)
+    if (driver.cuDeviceGet(&candidate, ordinal) == CUDA_SUCCESS &&
+        candidate == device)
+      break;
+  if (ordinal >= std::min(count, kMaxDevices))
+    return false;
+  std::lock_guard<std::mutex> lock(retainMutex);
+  ContextIdentity &primary = primaryContexts[ordinal];
+  if (!primary.handle) {
+    ContextIdentity retained;
+    if (driver.cuDevicePrimaryCtxRetain(&retained.handle, device) !=
+            CUDA_SUCCESS ||
+        (driver.cuCtxGetId &&
+         driver.cuCtxGetId(retained.handle, &retained.id) != CUDA_SUCCESS))
+      return false;
+    primary = retained;
+  }
+  if (primary.handle != handle)
+    return false;
+  context = primary;
+  return true;
+}
+
 /// Remembers `handle`, the thread's current context, which the rules
 /// accepted, as the context the thread checked in `generation`, and returns
 /// its identity in `context`.
@@ -120,6 +164,9 @@ pwStatus acceptCurrent(const CudaDriver &driver, const char *caller,
         checked.retained = true;
       }
   }
+  if (!checked.retained)
+    checked.retained =
+        adoptActivePrimaryContext(driver, handle, checked.context);
   if (!checked.retained) {
     checked.context.handle = handle;
     if (pwStatus status = identify(driver, caller, checked.context))

@@ -94,6 +94,11 @@ LoadedDriver *loadDriver() {
   // alone (Context.h).
   api.cuCtxGetId =
       reinterpret_cast<decltype(api.cuCtxGetId)>(dlsym(library, "cuCtxGetId"));
+  // Optional: without it a primary context made current by other code is
+  // identified by ID on every check, as a foreign one (Context.cpp).
+  api.cuDevicePrimaryCtxGetState =
+      reinterpret_cast<decltype(api.cuDevicePrimaryCtxGetState)>(
+          dlsym(library, "cuDevicePrimaryCtxGetState"));
   need(api.cuMemAlloc, {"cuMemAlloc_v2"});
   need(api.cuMemAllocManaged, {"cuMemAllocManaged"});
   need(api.cuMemFree, {"cuMemFree_v2"});

@@ -85,6 +85,10 @@ struct CudaDriver {
   CUresult (*cuCtxSynchronize)();
   /// Optional: null where the driver is older than CUDA 12.0.
   CUresult (*cuCtxGetId)(CUcontext context, unsigned long long *id);
+  /// Optional (null when the driver lacks it): whether a device's primary
+  /// context is active, which lets the runtime adopt one found current.
+  CUresult (*cuDevicePrimaryCtxGetState)(CUdevice device, unsigned *flags,
+                                         int *active);
 
   CUresult (*cuMemAlloc)(CUdeviceptr *pointer, size_t bytes);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *pointer, size_t bytes,

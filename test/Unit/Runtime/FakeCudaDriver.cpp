@@ -236,6 +236,19 @@ CUresult cuDevicePrimaryCtxRetain(FakeContext **context, int device) {
   return kSuccess;
 }
 
+/// Whether `device`'s primary context is active: retained since the process
+/// started (the fake never releases one).
+CUresult cuDevicePrimaryCtxGetState(int device, unsigned *flags, int *active) {
+  if (!validDevice(device))
+    return kInvalidDevice;
+  if (!flags || !active)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  *flags = 0;
+  *active = primaryContexts[device].id != 0;
+  return kSuccess;
+}
+
 /// Makes a new context current (the real one pushes it on the thread's
 /// stack of contexts, which the fake does not have).
 CUresult cuCtxCreate_v2(FakeContext **context, unsigned flags, int device) {

@@ -49,6 +49,7 @@ struct FakeDriver {
   int (*createContext)(FakeContext **, unsigned, int);
   int (*destroyContext)(FakeContext *);
   int (*setCurrentContext)(FakeContext *);
+  int (*retainPrimaryContext)(FakeContext **, int);
 
   FakeDriver() {
     void *library = dlopen(FAKE_CUDA_DRIVER_PATH, RTLD_NOW | RTLD_LOCAL);
@@ -65,6 +66,8 @@ struct FakeDriver {
         dlsym(library, "cuCtxDestroy_v2"));
     setCurrentContext = reinterpret_cast<int (*)(FakeContext *)>(
         dlsym(library, "cuCtxSetCurrent"));
+    retainPrimaryContext = reinterpret_cast<int (*)(FakeContext **, int)>(
+        dlsym(library, "cuDevicePrimaryCtxRetain"));
     EXPECT_EQ(dlsym(library, "cuCtxGetId") != nullptr, kContextIds);
   }
 
@@ -869,6 +872,49 @@ TEST(FakeDriverTest, OnlyContextsTheRuntimeDoesNotRetainAreAskedForTheirId) {
     fake().makeForeignContextCurrent(0);
     EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
     EXPECT_EQ(idQueriesOfThreeLaunches(), kContextIds ? 6 : 0);
+  });
+  mgpuModuleUnload(module);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+}
+
+TEST(FakeDriverTest, AnActivePrimaryContextMadeCurrentByOtherCodeIsAdopted) {
+  // PyTorch retains device 0's primary context and makes it current, maybe
+  // before the runtime ever did: the runtime's first check adopts it
+  // (retains it as its own for device 0, once), so later checks need no
+  // cuCtxGetId, as in a primary context the runtime retained itself.
+  FakeCudaState &state = *fake().state;
+  static const char add[] = "add";
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  onNewThread([&] {
+    FakeContext *torchPrimary = nullptr;
+    ASSERT_EQ(fake().retainPrimaryContext(&torchPrimary, 0), 0);
+    ASSERT_EQ(fake().setCurrentContext(torchPrimary), 0);
+    int retains = state.primaryRetains;
+    EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
+    EXPECT_EQ(state.launches.back().context, torchPrimary);
+    EXPECT_LE(state.primaryRetains - retains, 1);
+    int queries = state.contextIdQueries;
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
+    EXPECT_EQ(state.contextIdQueries, queries);
+    // pwSetDevice(0) then uses the same context, without retaining it again.
+    retains = state.primaryRetains;
+    ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+    allocateAndFree();
+    EXPECT_EQ(fake().currentContext(), torchPrimary);
+    EXPECT_EQ(state.primaryRetains, retains);
+  });
+  // Another library's context of the same device is not the primary one:
+  // it keeps being identified by ID, and nothing is retained for it.
+  onNewThread([&] {
+    int retains = state.primaryRetains;
+    fake().makeForeignContextCurrent(0);
+    FakeContext *foreign = fake().currentContext();
+    int queries = state.contextIdQueries;
+    EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
+    EXPECT_EQ(state.launches.back().context, foreign);
+    EXPECT_EQ(state.primaryRetains, retains);
+    EXPECT_EQ(state.contextIdQueries - queries, kContextIds ? 2 : 0);
   });
   mgpuModuleUnload(module);
   EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
