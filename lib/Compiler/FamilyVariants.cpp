@@ -324,8 +324,12 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   pipeline.unroll = options.unroll;
   pipeline.tileEdge = options.tileEdge;
   pipeline.loadPolicy = options.loadPolicy;
-  pipeline.hintMaxInstructionsPerByte = options.hintMaxInstructionsPerByte;
-  pipeline.hintMinBytes = options.hintMinBytes;
+  // pw-gpu-pipeline rejects the hint's limits under the policies that do
+  // not read them, even at their defaults: any assignment counts as given.
+  if (options.loadPolicy != "none")
+    pipeline.hintMaxInstructionsPerByte = options.hintMaxInstructionsPerByte;
+  if (options.loadPolicy != "none" && options.loadPolicy != "l1-evict-last")
+    pipeline.hintMinBytes = options.hintMinBytes;
   pipeline.transposeBlocksPerSM = options.transposeBlocksPerSM;
   pipeline.launchOnCurrentStream = true;
   pipeline.runtimeVerification = false;

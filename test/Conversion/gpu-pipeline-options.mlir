@@ -14,6 +14,12 @@
 // RUN: not pw-opt %s --pw-gpu-pipeline="features=+ptx80,+ptx86" 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: not pw-opt %s --pw-gpu-pipeline="transpose-blocks-per-sm=4294967297" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 
+// The hint's limits given with a load-policy that does not read them, even
+// at their defaults, fail rather than change nothing without a word.
+// RUN: not pw-opt %s --pw-gpu-pipeline="load-policy=none hint-min-bytes=0" 2>&1 | FileCheck %s --check-prefix=NONE-MIN
+// RUN: not pw-opt %s --pw-gpu-pipeline="load-policy=none hint-max-instructions-per-byte=7.25" 2>&1 | FileCheck %s --check-prefix=NONE-MAX
+// RUN: not pw-opt %s --pw-gpu-pipeline="hint-min-bytes=1024 load-policy=l1-evict-last" 2>&1 | FileCheck %s --check-prefix=L1-MIN
+
 // EMPTY: error: pw-gpu-pipeline: unsupported chip ''; expected sm_80, sm_86, sm_87, sm_89, sm_90[a], sm_100[a|f], sm_103[a|f], sm_110[a|f], sm_120[a|f] or sm_121[a|f]
 // OLD: error: pw-gpu-pipeline: unsupported chip 'sm_75'
 // SUFFIX: error: pw-gpu-pipeline: unsupported chip 'sm_80a'
@@ -26,6 +32,9 @@
 // BOGUS: error: pw-gpu-pipeline: features 'bogus' must be one PTX ISA version, +ptxNN (empty picks +ptx80 for sm_90)
 // TWO: error: pw-gpu-pipeline: features '+ptx80,+ptx86' must be one PTX ISA version
 // BLOCKS: error: pw-gpu-pipeline: transpose-blocks-per-sm must be 0 to 2147483647, got 4294967297
+// NONE-MIN: error: pw-gpu-pipeline: hint-min-bytes needs load-policy=evict-last, l1-evict-last or l2-evict-last (it tunes pw-hint-global-loads' hints, and load-policy=none hints no load)
+// NONE-MAX: error: pw-gpu-pipeline: hint-max-instructions-per-byte needs load-policy=evict-last, l1-evict-last or l2-evict-last
+// L1-MIN: error: pw-gpu-pipeline: hint-min-bytes needs load-policy=evict-last or l2-evict-last (it decides which launches take the L2 evict_last policy, which load-policy=l1-evict-last does not use)
 
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_80 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_80 | FileCheck %s --check-prefix=SM80
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_86 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_86 | FileCheck %s --check-prefix=SM86
@@ -34,6 +43,8 @@
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_110 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_110 | FileCheck %s --check-prefix=SM110
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_120f format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_120f | FileCheck %s --check-prefix=SM120F
 // RUN: pw-opt %s --pw-gpu-pipeline="chip=sm_90 features=+ptx86 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=PTX86
+// RUN: pw-opt %s --pw-gpu-pipeline="format=isa load-policy=l2-evict-last hint-min-bytes=0 hint-max-instructions-per-byte=100" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=L2-HINT
+// RUN: pw-opt %s --pw-gpu-pipeline="format=isa load-policy=l1-evict-last hint-max-instructions-per-byte=100" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=L1-HINT --implicit-check-not=createpolicy
 // REQUIRES: ptxas
 // SM80: .version 7.4
 // SM80: .target sm_80
@@ -50,6 +61,9 @@
 // SM120F: .target sm_120f
 // PTX86: .version 8.6
 // PTX86: .target sm_90
+// L2-HINT: createpolicy.fractional.L2::evict_last
+// L2-HINT: .L2::cache_hint
+// L1-HINT: ld.global.L1::evict_last
 func.func @scale(%x: memref<?xf32>, %y: memref<?xf32>) {
   pointwise.map ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
   ^bb0(%a: f32):

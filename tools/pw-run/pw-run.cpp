@@ -227,8 +227,10 @@ compile(ModuleOp module, StringRef entry, bool reference) {
     // lowering's options (--lowering and pw-tile's) apply to it, and
     // pw-cpu-pipeline rejects reference=1 with tiled=1.
     options.reference = true;
-  } else {
-    options.tiled = lowering == Lowering::Tiled;
+  } else if (lowering == Lowering::Tiled) {
+    // pw-cpu-pipeline rejects pw-tile's options without tiled=1, even at
+    // their defaults: any assignment counts as given.
+    options.tiled = true;
     options.strategy = tileStrategy;
     options.indexBitwidth = indexBitwidth;
     options.tileEdge = tileEdge;

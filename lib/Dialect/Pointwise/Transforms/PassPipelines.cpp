@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
 
 using namespace mlir;
 
@@ -54,6 +55,19 @@ struct RejectOptionsPass
 };
 } // namespace
 
+/// The name of the first of `options` that was given a value, in the
+/// pipeline's option string or by an assignment in C++, or "" when none
+/// was. An option left alone has no value even though it reads as its
+/// default, so this tells `strategy=auto` from no `strategy` at all.
+template <typename... OptionTs>
+static llvm::StringRef findGivenOption(const OptionTs &...options) {
+  for (const auto &[given, name] : {std::pair<bool, llvm::StringRef>(
+           options.hasValue(), options.ArgStr)...})
+    if (given)
+      return name;
+  return "";
+}
+
 std::string
 pointwise::checkCpuPipelineOptions(const CpuPipelineOptions &options) {
   // The reference lowering is the oracle the tiled one is checked against:
@@ -62,6 +76,15 @@ pointwise::checkCpuPipelineOptions(const CpuPipelineOptions &options) {
     return "pw-cpu-pipeline: reference=1 and tiled=1 exclude each other: "
            "reference=1 lowers the original layouts to plain loops, tiled=1 "
            "lowers to the GPU kernels' tiled code; set one of them";
+  // pw-tile's options mean nothing to the loops of the other lowerings:
+  // `strategy=transpose` alone would lower plain loops without a word.
+  if (!options.tiled)
+    if (llvm::StringRef given = findGivenOption(
+            options.strategy, options.indexBitwidth, options.tileEdge);
+        !given.empty())
+      return "pw-cpu-pipeline: " + given.str() +
+             " needs tiled=1 (it steers pw-tile, which only the tiled "
+             "lowering runs)";
   return "";
 }
 
@@ -220,6 +243,21 @@ pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
   if (std::string problem = checkFeatures(options.features, chip);
       !problem.empty())
     return problem;
+  // pw-hint-global-loads reads its limits only under the policies that use
+  // them; under another one they would change nothing, without a word.
+  llvm::StringRef policy = options.loadPolicy;
+  if (policy == "none")
+    if (llvm::StringRef given = findGivenOption(
+            options.hintMinBytes, options.hintMaxInstructionsPerByte);
+        !given.empty())
+      return "pw-gpu-pipeline: " + given.str() +
+             " needs load-policy=evict-last, l1-evict-last or l2-evict-last "
+             "(it tunes pw-hint-global-loads' hints, and load-policy=none "
+             "hints no load)";
+  if (policy == "l1-evict-last" && options.hintMinBytes.hasValue())
+    return "pw-gpu-pipeline: hint-min-bytes needs load-policy=evict-last or "
+           "l2-evict-last (it decides which launches take the L2 evict_last "
+           "policy, which load-policy=l1-evict-last does not use)";
   if (options.transposeBlocksPerSM < 0 ||
       options.transposeBlocksPerSM > std::numeric_limits<int32_t>::max())
     return "pw-gpu-pipeline: transpose-blocks-per-sm must be 0 to " +

@@ -49,21 +49,24 @@ struct CpuPipelineOptions
       llvm::cl::desc("Run the GPU kernels' tiled code (pw-tile) on the CPU, "
                      "block after block and thread after thread, instead "
                      "of plain loops: tests GPU code generation without a "
-                     "GPU (with reference=1, an error)"),
+                     "GPU; strategy, index-bitwidth and tile-edge need it "
+                     "(with reference=1, an error)"),
       llvm::cl::init(false)};
   Option<std::string> strategy{
       *this, "strategy",
       llvm::cl::desc("pw-tile strategy with tiled=1: auto, linear, "
-                     "transpose or general"),
+                     "transpose or general (without tiled=1, an error)"),
       llvm::cl::init("auto")};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("pw-tile index arithmetic with tiled=1: 32, 64, or 0 "
-                     "to decide from the static layout"),
+                     "to decide from the static layout (without tiled=1, "
+                     "an error)"),
       llvm::cl::init(0)};
   Option<int64_t> tileEdge{
       *this, "tile-edge",
-      llvm::cl::desc("pw-tile transpose tile edge with tiled=1"),
+      llvm::cl::desc("pw-tile transpose tile edge with tiled=1 (without "
+                     "tiled=1, an error)"),
       llvm::cl::init(64)};
   Option<bool> runtimeVerification{
       *this, "runtime-verification",
@@ -71,8 +74,12 @@ struct CpuPipelineOptions
 };
 
 /// What is wrong with `options` (reference=1 with tiled=1: two lowerings,
-/// the oracle and one checked against it), or "" when nothing is.
-/// buildCpuPipeline builds a pipeline that fails with this message.
+/// the oracle and one checked against it; strategy, index-bitwidth or
+/// tile-edge given without tiled=1, where no pass reads them), or "" when
+/// nothing is. An option counts as given when it was set, in the option
+/// string or by assignment, even to its default value: code that builds
+/// options sets pw-tile's only with tiled=1. buildCpuPipeline builds a
+/// pipeline that fails with this message.
 std::string checkCpuPipelineOptions(const CpuPipelineOptions &options);
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`
@@ -142,7 +149,8 @@ struct GpuPipelineOptions
       *this, "hint-min-bytes",
       llvm::cl::desc("Bytes of input a launch must read for the L2 "
                      "evict_last load policy (pw-hint-global-loads' "
-                     "evict-last-min-bytes)"),
+                     "evict-last-min-bytes; with load-policy=none or "
+                     "l1-evict-last, which use no L2 policy, an error)"),
       llvm::cl::init(kDefaultHintMinBytes)};
   Option<int64_t> transposeBlocksPerSM{
       *this, "transpose-blocks-per-sm",
@@ -154,7 +162,8 @@ struct GpuPipelineOptions
       *this, "hint-max-instructions-per-byte",
       llvm::cl::desc("Kernels estimated to compute more instructions per "
                      "byte moved keep plain loads (pw-hint-global-loads' "
-                     "max-instructions-per-byte)"),
+                     "max-instructions-per-byte; with load-policy=none, "
+                     "which hints no load, an error)"),
       llvm::cl::init(kDefaultHintMaxInstructionsPerByte)};
   Option<bool> launchOnCurrentStream{
       *this, "launch-on-current-stream",
@@ -168,8 +177,10 @@ struct GpuPipelineOptions
 };
 
 /// What is wrong with `options` (an unsupported chip or format, a cuda-path
-/// that is not a CUDA toolkit, an opt-level outside 0-3), or "" when nothing
-/// is. buildGpuPipeline builds a pipeline that fails with this message.
+/// that is not a CUDA toolkit, an opt-level outside 0-3, a hint option given
+/// with a load-policy that does not read it), or "" when nothing is. As for
+/// the CPU pipeline, an option counts as given when it was set at all.
+/// buildGpuPipeline builds a pipeline that fails with this message.
 std::string checkGpuPipelineOptions(const GpuPipelineOptions &options);
 
 /// Adds the whole GPU path, from `pointwise.map` to a `gpu.binary` and host
