@@ -7,7 +7,6 @@
 // RUN: not pw-opt %s --pw-tile=block-size=9223372036854775807 2>&1 | FileCheck %s --check-prefix=BLOCK-HIGH
 // RUN: not pw-opt %s --pw-tile=vector-bytes=12 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not pw-opt %s --pw-tile=vector-bytes=64 2>&1 | FileCheck %s --check-prefix=VECTOR-HIGH
-// RUN: not pw-opt %s --pw-tile 2>&1 | FileCheck %s --check-prefix=CANONICAL
 // RUN: not pw-opt %s --pw-canonicalize-broadcast --pw-tile=strategy=linear 2>&1 | FileCheck %s --check-prefix=LINEAR
 // RUN: not pw-opt %s --pw-canonicalize-broadcast --pw-tile=strategy=transpose 2>&1 | FileCheck %s --check-prefix=TRANSPOSE
 
@@ -19,7 +18,6 @@
 // BLOCK-HIGH: pw-tile: block-size must be 1 to 1024 (threads per block), or 0 to decide per map, got 9223372036854775807
 // VECTOR: pw-tile: vector-bytes must be a power of two up to 32, or 0 to decide per map, got 12
 // VECTOR-HIGH: pw-tile: vector-bytes must be a power of two up to 32, or 0 to decide per map, got 64
-// CANONICAL: pw-tile needs every memref input at the iteration rank; run pw-canonicalize-broadcast first
 // LINEAR: the linear strategy needs stride 1 or 0 along the last dim of every memref operand
 // TRANSPOSE: the transpose strategy needs outputs contiguous along the last dim and an input contiguous along another dim
 func.func @row_over_transposed(%r: memref<4xf32>, %ct: memref<3x4xf32, strided<[1, 3]>>) {

@@ -27,13 +27,18 @@ func.func @defaults(%x: memref<?xf32>, %y: memref<?xf32>) {
   return
 }
 
-// A transpose override where the static strides allow it.
+// A transpose override where the static strides allow it. Dynamic sizes
+// could be 1 at run time and broadcast, which pw-tile would spell out as
+// run-time strides (pw-canonicalize-broadcast's rewrite); the functions with
+// pointwise.broadcast_resolved promise the iteration shape, as pw-compile's
+// variants do, so their static unit strides stay.
 // CHECK-LABEL: func.func @transpose
 // CHECK: memref.alloca() {pointwise.block_local} : memref<64x65xf32>
 // CHECK: pointwise.strategy = "transpose"
 func.func @transpose(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
                      %y: memref<?x?xf32, strided<[?, 1], offset: ?>>)
-    attributes {pointwise.tile_strategy = "transpose"} {
+    attributes {pointwise.tile_strategy = "transpose",
+                pointwise.broadcast_resolved} {
   pointwise.map ins(%x : memref<?x?xf32, strided<[1, ?], offset: ?>>)
                 outs(%y : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
   ^bb0(%a: f32):
@@ -130,7 +135,8 @@ func.func @bad_bitwidth(%x: memref<?xf32>, %y: memref<?xf32>)
 // EDGE32: memref.alloca() {pointwise.block_local} : memref<32x33xf32>
 // EDGE48: error: pw-tile: tile-edge must be 16, 32 or 64, got 48
 func.func @edge(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
-                %y: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+                %y: memref<?x?xf32, strided<[?, 1], offset: ?>>)
+    attributes {pointwise.broadcast_resolved} {
   pointwise.map ins(%x : memref<?x?xf32, strided<[1, ?], offset: ?>>)
                 outs(%y : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
   ^bb0(%a: f32):
@@ -147,7 +153,8 @@ func.func @edge(%x: memref<?x?xf32, strided<[1, ?], offset: ?>>,
 // CHECK-COUNT-2: memref.alloca() {pointwise.block_local} : memref<32x33xi64>
 func.func @wide_elements(%x: memref<?x?xi64, strided<[1, ?], offset: ?>>,
                          %z: memref<?x?xi64, strided<[1, ?], offset: ?>>,
-                         %y: memref<?x?xi64, strided<[?, 1], offset: ?>>) {
+                         %y: memref<?x?xi64, strided<[?, 1], offset: ?>>)
+    attributes {pointwise.broadcast_resolved} {
   pointwise.map ins(%x, %z : memref<?x?xi64, strided<[1, ?], offset: ?>>,
                              memref<?x?xi64, strided<[1, ?], offset: ?>>)
                 outs(%y : memref<?x?xi64, strided<[?, 1], offset: ?>>) {

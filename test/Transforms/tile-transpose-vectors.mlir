@@ -1,6 +1,7 @@
 // The transpose strategy's vector path, on the operand layouts of a
 // family's transpose variant (run-time strides, the transposed input
-// statically contiguous along P, the output along L).
+// statically contiguous along P, the output along L; broadcasting resolved,
+// as in pw-compile's variants).
 // RUN: pw-opt %s --split-input-file --pw-tile | FileCheck %s
 
 // Interior tiles move 16-byte vectors when the host finds every operand
@@ -33,7 +34,7 @@
 // CHECK: } else {
 // A 64 x 64 tile of two f32 inputs: 32 KiB of input per block.
 // CHECK: pointwise.input_bytes_per_block = 32768 : i64, pointwise.instructions_per_byte = {{.*}} : f64, pointwise.strategy = "transpose"
-func.func @transposed_vectors(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>, %c: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+func.func @transposed_vectors(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>, %c: memref<?x?xf32, strided<[?, 1], offset: ?>>) attributes {pointwise.broadcast_resolved} {
   pointwise.map ins(%a, %b : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>) outs(%c : memref<?x?xf32, strided<[?, 1], offset: ?>>) {
   ^bb0(%x: f32, %y: f32):
     %0 = arith.addf %x, %y : f32
@@ -48,7 +49,7 @@ func.func @transposed_vectors(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %
 // CHECK-LABEL: func @transposed_i1_stays_scalar
 // CHECK-NOT: vector.
 // CHECK: pointwise.strategy = "transpose"
-func.func @transposed_i1_stays_scalar(%a: memref<?x?xi1, strided<[1, ?], offset: ?>>, %c: memref<?x?xi1, strided<[?, 1], offset: ?>>) {
+func.func @transposed_i1_stays_scalar(%a: memref<?x?xi1, strided<[1, ?], offset: ?>>, %c: memref<?x?xi1, strided<[?, 1], offset: ?>>) attributes {pointwise.broadcast_resolved} {
   pointwise.map ins(%a : memref<?x?xi1, strided<[1, ?], offset: ?>>) outs(%c : memref<?x?xi1, strided<[?, 1], offset: ?>>) {
   ^bb0(%x: i1):
     pointwise.yield %x : i1

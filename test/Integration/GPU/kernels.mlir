@@ -19,6 +19,7 @@
 !r2bf16 = memref<?x?xbf16, strided<[?, ?], offset: ?>>
 !s4f32 = memref<4x?xf32, strided<[?, ?], offset: ?>>
 !rowsf32 = memref<?x?xf32, strided<[?, 1], offset: 2>>
+!r1i8 = memref<?xi8, strided<[?], offset: ?>>
 
 // out = x + y at rank 6.
 func.func @add_f32_r6(%x: !r6f32, %y: !r6f32, %out: !r6f32) {
@@ -160,6 +161,17 @@ func.func @scale_rows_f32(%x: !rowsf32, %s: f32, %out: memref<?x?xf32>) {
   ^bb0(%a: f32, %b: f32):
     %r = arith.mulf %a, %b : f32
     pointwise.yield %r : f32
+  }
+  return
+}
+
+// out = x + 1 on bytes: 2^31 - 1 of them still take 32-bit indices.
+func.func @inc_i8(%x: !r1i8, %out: !r1i8) {
+  pointwise.map ins(%x : !r1i8) outs(%out : !r1i8) {
+  ^bb0(%a: i8):
+    %one = arith.constant 1 : i8
+    %r = arith.addi %a, %one : i8
+    pointwise.yield %r : i8
   }
   return
 }

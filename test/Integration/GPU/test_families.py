@@ -868,6 +868,29 @@ def test_static_strides_and_offsets(monkeypatch):
         in e.message
 
 
+def test_32_bit_indices_at_the_2_31_boundary():
+    """2^31 - 1 bytes from an odd address: the runtime picks 32-bit
+    indices, the vector path peels a head of 15 elements, and the last
+    block's elements past the end reach 2^31 + 14. They must fail the bounds
+    test (a signed compare took them for negative, in-range indices and
+    wrote before the buffer)."""
+    n = 2**31 - 1
+    f = kernels("inc_i8")
+    x = torch.zeros(n + 1, dtype=torch.int8, device=DEV)[1:]
+    guarded = torch.full((n + 64,), 7, dtype=torch.int8, device=DEV)
+    out = guarded[1:n + 1]
+    f(x, out)
+    torch.cuda.synchronize()
+    v = variant(f)
+    assert (v["rank"], v["index_bitwidth"], v["strategy"]) == \
+        (1, 32, "linear"), v
+    assert bool((out == 1).all())
+    assert guarded[0].item() == 7
+    assert bool((guarded[n + 1:] == 7).all())
+    del x, guarded, out
+    torch.cuda.empty_cache()
+
+
 # ===------------------------------------------------------------------------===
 # Errors
 # ===------------------------------------------------------------------------===

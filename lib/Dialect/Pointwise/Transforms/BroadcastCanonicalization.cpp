@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Pointwise/Dialect/Pointwise/Transforms/BroadcastCanonicalization.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
@@ -213,29 +214,32 @@ struct CanonicalizeBroadcastPass
           CanonicalizeBroadcastPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    getOperation()->walk([&](MapOp map) {
-      IterationSizes iteration(map);
-      bool resolved = false;
-      for (Operation *owner = map->getParentOp(); owner && !resolved;
-           owner = owner->getParentOp())
-        resolved = owner->hasAttr(kBroadcastResolvedAttrName);
-      rewriter.setInsertionPoint(map);
-      for (OpOperand &operand : map.getInputsMutable()) {
-        auto type = dyn_cast<MemRefType>(operand.get().getType());
-        if (!type)
-          continue;
-        SmallVector<OpFoldResult> knownSizes = getKnownSizes(operand.get());
-        SmallVector<DimRewrite> plan =
-            planRewrite(type, knownSizes, iteration, resolved);
-        if (llvm::all_of(plan,
-                         [](DimRewrite r) { return r == DimRewrite::Keep; }))
-          continue;
-        Value canonical = materializeCanonicalInput(
-            rewriter, map.getLoc(), operand.get(), plan, knownSizes, iteration);
-        rewriter.modifyOpInPlace(map, [&] { operand.set(canonical); });
-      }
-    });
+    getOperation()->walk(
+        [&](MapOp map) { canonicalizeBroadcastInputs(rewriter, map); });
   }
 };
 
 } // namespace
+
+void pointwise::canonicalizeBroadcastInputs(RewriterBase &rewriter, MapOp map) {
+  IterationSizes iteration(map);
+  bool resolved = false;
+  for (Operation *owner = map->getParentOp(); owner && !resolved;
+       owner = owner->getParentOp())
+    resolved = owner->hasAttr(kBroadcastResolvedAttrName);
+  OpBuilder::InsertionGuard insertion(rewriter);
+  rewriter.setInsertionPoint(map);
+  for (OpOperand &operand : map.getInputsMutable()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    SmallVector<OpFoldResult> knownSizes = getKnownSizes(operand.get());
+    SmallVector<DimRewrite> plan =
+        planRewrite(type, knownSizes, iteration, resolved);
+    if (llvm::all_of(plan, [](DimRewrite r) { return r == DimRewrite::Keep; }))
+      continue;
+    Value canonical = materializeCanonicalInput(
+        rewriter, map.getLoc(), operand.get(), plan, knownSizes, iteration);
+    rewriter.modifyOpInPlace(map, [&] { operand.set(canonical); });
+  }
+}

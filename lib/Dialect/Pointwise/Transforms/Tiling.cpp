@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/BroadcastCanonicalization.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
@@ -282,8 +283,12 @@ private:
   /// A thread loop over `threads` at the insertion point, which moves into
   /// its body; returns its induction variable in indexType.
   Value createThreadLoop(int64_t threads);
+  /// a < b for indices, which are never negative: unsigned, so that an
+  /// index past 2^31 - 1 in a 32-bit kernel (the last block's elements
+  /// beyond the end, shifted by the head, reach total + perBlock + head) is
+  /// out of range rather than negative and in range.
   Value lessThan(Value a, Value b) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, b);
   }
   Value equal(Value a, Value b) {
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b);
@@ -380,12 +385,6 @@ FlatOperand KernelEmitter::flatten(Value memref) {
 
 LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
   SmallVector<int64_t> shape = map.getIterationShape();
-  for (Value input : map.getInputs())
-    if (auto type = dyn_cast<MemRefType>(input.getType());
-        type && type.getRank() != static_cast<int64_t>(shape.size()))
-      return map.emitOpError("pw-tile needs every memref input at the "
-                             "iteration rank; run pw-canonicalize-broadcast "
-                             "first");
   Value output = map.getOutputs()[0];
   total = constant(1);
   for (int64_t dim = 0; dim < static_cast<int64_t>(shape.size()); ++dim) {
@@ -1334,6 +1333,10 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
     getOperation()->walk([&](MapOp map) { maps.push_back(map); });
     IRRewriter rewriter(&getContext());
     for (MapOp map : maps) {
+      // Inputs that broadcast are addressed with their strides: they must
+      // be in pw-canonicalize-broadcast's form (a no-op on maps that went
+      // through it, as in the pipelines).
+      canonicalizeBroadcastInputs(rewriter, map);
       std::string strategy = this->strategy;
       unsigned indexBitwidth = this->indexBitwidth;
       int64_t vectorBytes = this->vectorBytes;

@@ -140,8 +140,8 @@ def TilePass : Pass<"pw-tile"> {
   let summary = "Chooses a GPU strategy per map and materializes it as tiled "
                 "loops mapped to blocks and threads";
   let description = [{
-    Replaces every `pointwise.map` (best after `pw-canonicalize-broadcast`
-    and `pw-coalesce-dims`) by a block-mapped `scf.parallel` over the grid
+    Replaces every `pointwise.map` (best after `pw-coalesce-dims`) by a
+    block-mapped `scf.parallel` over the grid
     and a thread-mapped `scf.parallel` over a block, whose body computes the
     elements of one thread. The chosen strategy is recorded on the block
     loop as `pointwise.strategy`:
@@ -199,6 +199,14 @@ def TilePass : Pass<"pw-tile"> {
     string), `pointwise.tile_index_bitwidth` and `pointwise.tile_vector_bytes`
     (integers); `pw-compile` uses them to build a family of variants of one
     function in a single pass run.
+
+    Inputs are addressed with their own strides, so broadcasting must be
+    spelled out as stride-0 dims at the iteration rank: the pass first
+    applies `pw-canonicalize-broadcast`'s rewrite to each map, which changes
+    nothing on a map that already went through it (as in the pipelines).
+    Indices are compared unsigned: in a 32-bit kernel the last block's
+    elements past the end may reach 2^31 and must still fail the bounds
+    test.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
