@@ -9,6 +9,7 @@
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/RegionGraphTraits.h"
@@ -33,6 +34,16 @@ Type getOpMathType(Type type) {
 /// stay well typed when all of those are promoted alike.
 bool isPromotableControlFlow(Operation &op) {
   return isa<RegionBranchOpInterface>(op);
+}
+
+/// Whether `op` asks for the float class of its operand, whose answer
+/// depends on the range of the operand's type: the f32 value of an f16
+/// subnormal is normal in f32, and an f32 value above f16's largest one is
+/// finite in f32 but infinite once stored. Such ops see the value rounded to
+/// its storage type. `math.isnan` is promoted: rounding neither makes nor
+/// unmakes a NaN.
+bool isRangeDependentClassTest(Operation &op) {
+  return isa<math::IsFiniteOp, math::IsInfOp, math::IsNormalOp>(op);
 }
 
 /// Tracks, for every body value, its value in the kernel: in f32 where the
@@ -69,17 +80,20 @@ public:
       // The operand is already at least f32 here.
       Value in = values.lookup(ext.getIn());
       Type target = getOpMathType(ext.getType());
-      values.map(ext.getResult(), in.getType() == target
-                                      ? in
-                                      : Value(arith::ExtFOp::create(
-                                            builder, op.getLoc(), target, in)));
+      values.map(ext.getResult(),
+                 in.getType() == target
+                     ? in
+                     : Value(arith::ExtFOp::create(builder, op.getLoc(), target,
+                                                   in, ext.getFastmathAttr())));
       return;
     }
     if (auto trunc = dyn_cast<arith::TruncFOp>(op);
         trunc && isHalf(trunc.getType())) {
-      // Keep the rounding the body asks for, then go back to f32.
+      // Keep the rounding the body asks for, in its rounding mode, then go
+      // back to f32.
       Value rounded = arith::TruncFOp::create(
-          builder, op.getLoc(), trunc.getType(), values.lookup(trunc.getIn()));
+          builder, op.getLoc(), trunc.getType(), values.lookup(trunc.getIn()),
+          trunc.getRoundingmodeAttr(), trunc.getFastmathAttr());
       values.map(trunc.getResult(), widen(rounded));
       return;
     }
@@ -91,9 +105,9 @@ public:
     }
     bool touchesHalf = llvm::any_of(op.getOperandTypes(), isHalf) ||
                        llvm::any_of(op.getResultTypes(), isHalf);
-    bool promotable = op.getNumRegions() == 0 &&
-                      op.hasTrait<OpTrait::Elementwise>() &&
-                      !isa<arith::BitcastOp>(op);
+    bool promotable =
+        op.getNumRegions() == 0 && op.hasTrait<OpTrait::Elementwise>() &&
+        !isa<arith::BitcastOp>(op) && !isRangeDependentClassTest(op);
     if (touchesHalf && promotable) {
       clonePromoted(op);
       return;

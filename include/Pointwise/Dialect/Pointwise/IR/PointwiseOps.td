@@ -46,8 +46,20 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     - Arithmetic on f16 and bf16 values in the body, inside structured
       control flow too, is evaluated in f32 and rounded once, when the value
       is stored ("opmath", as PyTorch does); an explicit `arith.truncf` in
-      the body still rounds where it stands. Every lowering, CPU and GPU,
-      implements these semantics.
+      the body still rounds where it stands. Ops computed in f32 keep their
+      attributes (fast-math flags, predicates, `arith.truncf`'s rounding
+      mode). Two exceptions: `math.isinf`, `math.isnormal` and
+      `math.isfinite` ask about the value rounded to its f16/bf16 type, as
+      it would be stored (an f16 product of 65536 is infinite, an f16
+      subnormal is not normal); `arith.sitofp` and `arith.uitofp` to
+      f16/bf16 convert to f32 first, as PyTorch does, so an integer that
+      f32 cannot hold exactly is rounded twice (the i32 16842753 becomes
+      the bf16 16777216, where one rounding would give 16908288). Every
+      lowering, CPU and GPU, implements these semantics, with one gap: a
+      rounding mode other than `to_nearest_even` reaches LLVM as a
+      constrained intrinsic, which assumes that mode rather than setting
+      it, and the CPU (in the default floating-point environment) and
+      NVPTX code both round to nearest even.
     - The GPU lowering rejects conversions between floating point and
       integers wider than 64 bits (`arith.fptosi`, `arith.fptoui`,
       `arith.sitofp`, `arith.uitofp`), which NVPTX cannot compile; the CPU

@@ -25,7 +25,10 @@ class MapOp;
 /// whose input values are `inputs` (in their storage types). Arithmetic on
 /// f16/bf16 happens in f32, inside the regions of structured control flow
 /// too (whose f16/bf16 results, region arguments and yields become f32);
-/// explicit `arith.truncf`/`arith.extf` in the body keep their rounding.
+/// explicit `arith.truncf`/`arith.extf` in the body keep their rounding, and
+/// every op keeps its attributes (rounding mode, fast-math flags,
+/// predicate). `math.isinf`, `math.isnormal` and `math.isfinite` take their
+/// operand rounded to its storage type, whose range decides their answer.
 /// Returns the values to store, in each output's element type.
 llvm::SmallVector<mlir::Value> cloneBodyInOpMath(mlir::OpBuilder &builder,
                                                  mlir::Location loc, MapOp map,
