@@ -1,29 +1,28 @@
 // Opmath computes f16/bf16 map bodies in f32 and keeps every op's attributes:
-// an explicit arith.truncf keeps its rounding mode and fast-math flags (the
-// rounding it asks for happens where it stands, then the value goes back to
-// f32), arith.extf its fast-math flags, and the ops computed in f32 their
-// predicates and flags. pw-lower-to-loops and pw-tile share that code; the
-// CPU pipeline carries the rounding mode to LLVM's constrained fptrunc.
+// an explicit arith.truncf keeps its rounding mode (to nearest even, the one
+// the verifier allows) and fast-math flags (its rounding happens where it
+// stands, then the value goes back to f32), arith.extf its fast-math flags,
+// and the ops computed in f32 their predicates and flags. pw-lower-to-loops
+// and pw-tile share that code.
 // RUN: pw-opt %s --pw-lower-to-loops | FileCheck %s
 // RUN: pw-opt %s --pw-tile | FileCheck %s
 // RUN: pw-opt %s --pw-cpu-pipeline | FileCheck %s --check-prefix=LLVM
 // RUN: pw-opt %s --pw-cpu-pipeline=tiled=1 | FileCheck %s --check-prefix=LLVM
 
-// CHECK-LABEL: func.func @rounding_modes
-// CHECK: %[[UP:.*]] = arith.truncf %{{.*}} upward fastmath<nnan> : f32 to f16
-// CHECK: %[[UP32:.*]] = arith.extf %[[UP]] : f16 to f32
-// CHECK: %[[ZERO:.*]] = arith.truncf %{{.*}} toward_zero : f64 to bf16
-// CHECK: %[[ZERO32:.*]] = arith.extf %[[ZERO]] : bf16 to f32
-// CHECK: arith.truncf %[[UP32]] : f32 to f16
-// CHECK: arith.truncf %[[ZERO32]] : f32 to bf16
-// LLVM-LABEL: llvm.func @rounding_modes
-// LLVM: llvm.intr.experimental.constrained.fptrunc %{{.*}} upward ignore {fastmath = #arith.fastmath<nnan>} : f32 to f16
-// LLVM: llvm.intr.experimental.constrained.fptrunc %{{.*}} towardzero ignore : f64 to bf16
-func.func @rounding_modes(%a: memref<?xf32>, %d: memref<?xf64>, %c: memref<?xf16>, %e: memref<?xbf16>) {
+// CHECK-LABEL: func.func @truncf_attributes
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} fastmath<nnan> : f32 to f16
+// CHECK: %[[H32:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK: %[[B:.*]] = arith.truncf %{{.*}} to_nearest_even : f64 to bf16
+// CHECK: %[[B32:.*]] = arith.extf %[[B]] : bf16 to f32
+// CHECK: arith.truncf %[[H32]] : f32 to f16
+// CHECK: arith.truncf %[[B32]] : f32 to bf16
+// LLVM-LABEL: llvm.func @truncf_attributes
+// LLVM: llvm.fptrunc %{{.*}} {fastmath = #arith.fastmath<nnan>} : f32 to f16
+func.func @truncf_attributes(%a: memref<?xf32>, %d: memref<?xf64>, %c: memref<?xf16>, %e: memref<?xbf16>) {
   pointwise.map ins(%a, %d : memref<?xf32>, memref<?xf64>) outs(%c, %e : memref<?xf16>, memref<?xbf16>) {
   ^bb0(%x: f32, %y: f64):
-    %h = arith.truncf %x upward fastmath<nnan> : f32 to f16
-    %b = arith.truncf %y toward_zero : f64 to bf16
+    %h = arith.truncf %x fastmath<nnan> : f32 to f16
+    %b = arith.truncf %y to_nearest_even : f64 to bf16
     pointwise.yield %h, %b : f16, bf16
   }
   return

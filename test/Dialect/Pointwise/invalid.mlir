@@ -442,6 +442,39 @@ func.func @body_region_op_is_not_control_flow(%a: memref<4xf32>, %c: memref<4xf3
 
 // -----
 
+// Other rounding modes would reach LLVM as constrained intrinsics, which
+// assume the mode: the backends would round to nearest even anyway.
+func.func @truncf_rounds_upward(%a: memref<4xf32>, %c: memref<4xf16>) {
+  pointwise.map ins(%a : memref<4xf32>) outs(%c : memref<4xf16>) {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'arith.truncf' op rounds upward; a 'pointwise.map' body rounds to nearest even only (the backends would ignore the mode and give another result)}}
+    %h = arith.truncf %x upward : f32 to f16
+    pointwise.yield %h : f16
+  }
+  return
+}
+
+// -----
+
+func.func @truncf_rounds_toward_zero_in_control_flow(%a: memref<4xf64>, %c: memref<4xbf16>) {
+  pointwise.map ins(%a : memref<4xf64>) outs(%c : memref<4xbf16>) {
+  ^bb0(%x: f64):
+    %true = arith.constant true
+    %r = scf.if %true -> bf16 {
+      // expected-error @+1 {{'arith.truncf' op rounds toward_zero}}
+      %h = arith.truncf %x toward_zero : f64 to bf16
+      scf.yield %h : bf16
+    } else {
+      %h = arith.truncf %x to_nearest_even : f64 to bf16
+      scf.yield %h : bf16
+    }
+    pointwise.yield %r : bf16
+  }
+  return
+}
+
+// -----
+
 func.func private @opaque(f32) -> f32
 
 func.func @body_calls_a_function(%a: memref<4xf32>, %c: memref<4xf32>) {

@@ -8,6 +8,7 @@
 
 #include "Pointwise/Layout/Overlap.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -316,6 +317,18 @@ LogicalResult MapOp::verifyRegions() {
              "RegionBranchOpInterface (scf.if, scf.for, scf.while, ...) only";
       return WalkResult::interrupt();
     }
+    // LLVM lowers other rounding modes to constrained intrinsics, which
+    // assume the mode instead of setting it: the CPU and NVPTX code would
+    // round to nearest even whatever the op says.
+    if (auto rounding = dyn_cast<arith::ArithRoundingModeInterface>(nested))
+      if (arith::RoundingModeAttr mode = rounding.getRoundingModeAttr();
+          mode && mode.getValue() != arith::RoundingMode::to_nearest_even) {
+        nested->emitOpError()
+            << "rounds " << arith::stringifyRoundingMode(mode.getValue())
+            << "; a 'pointwise.map' body rounds to nearest even only (the "
+               "backends would ignore the mode and give another result)";
+        return WalkResult::interrupt();
+      }
     if (!isMemoryEffectFree(nested)) {
       nested->emitOpError()
           << "may have side effects; a 'pointwise.map' body allows only "

@@ -55,11 +55,11 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       f16/bf16 convert to f32 first, as PyTorch does, so an integer that
       f32 cannot hold exactly is rounded twice (the i32 16842753 becomes
       the bf16 16777216, where one rounding would give 16908288). Every
-      lowering, CPU and GPU, implements these semantics, with one gap: a
-      rounding mode other than `to_nearest_even` reaches LLVM as a
-      constrained intrinsic, which assumes that mode rather than setting
-      it, and the CPU (in the default floating-point environment) and
-      NVPTX code both round to nearest even.
+      lowering, CPU and GPU, implements these semantics.
+    - Rounding modes other than `to_nearest_even` (`arith.truncf upward`,
+      ...) are rejected: LLVM lowers them to constrained intrinsics, which
+      assume the mode rather than set it, so the CPU and NVPTX code would
+      round to nearest even anyway.
     - The GPU lowering rejects conversions between floating point and
       integers wider than 64 bits (`arith.fptosi`, `arith.fptoui`,
       `arith.sitofp`, `arith.uitofp`), which NVPTX cannot compile; the CPU
