@@ -271,12 +271,16 @@ static bool hasNestedStrides(const StridedLayout &layout) {
       dims[count++] = {detail::magnitude(layout.strides[d]),
                        static_cast<uint64_t>(layout.sizes[d] - 1)};
   std::sort(dims, dims + count);
-  // The layout is verified: its offsets, hence this sum, fit in int64.
+  // A verified layout's element count fits in int64, its offsets need not
+  // (strides of 2^62 and 2^61): a reach past 64 bits proves nothing, and the
+  // exact check decides.
   uint64_t reach = 0;
   for (unsigned i = 0; i < count; ++i) {
-    if (dims[i].first <= reach)
+    uint64_t span = 0;
+    if (dims[i].first <= reach ||
+        __builtin_mul_overflow(dims[i].first, dims[i].second, &span) ||
+        __builtin_add_overflow(reach, span, &reach))
       return false;
-    reach += dims[i].first * dims[i].second;
   }
   return true;
 }

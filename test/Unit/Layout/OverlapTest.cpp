@@ -67,6 +67,19 @@ TEST(InternalOverlapTest, StrideZeroIsFineOnUnitAndEmptyOutputs) {
   EXPECT_TRUE(checkNoInternalOverlap({{}, {}, 0}, 0));
 }
 
+TEST(InternalOverlapTest, StridesWhoseReachPasses64BitsProveNothing) {
+  // 2^61 * 8 wraps to 0 in 64 bits, which made the strides look nested: the
+  // offsets i * 2^61 + j * 2^62 meet modulo 2^64 (i = 2, j = 0 and i = 0,
+  // j = 1), and the element-by-element check says so.
+  int64_t big = int64_t(1) << 62, half = int64_t(1) << 61;
+  LayoutResult<void> result =
+      checkNoInternalOverlap({{9, 2}, {half, big}, 0}, 0);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().find("output operand #0 overlaps itself"),
+            std::string::npos)
+      << result.error();
+}
+
 TEST(InternalOverlapTest, StridesThatDoNotNestAreCheckedElementByElement) {
   // Offsets 0..3 twice over: (i, j) and (i + 1, j - 1) meet.
   LayoutResult<void> result = checkNoInternalOverlap({{2, 3}, {1, 1}, 5}, 1);
