@@ -109,7 +109,7 @@ llvm::cl::opt<int64_t> hintMinBytes(
     "hint-min-bytes",
     llvm::cl::desc("Bytes of input a launch must read for the L2 evict_last "
                    "policy under --load-policy (smaller launches load with "
-                   "evict_normal)"),
+                   "evict_normal; an error under none and l1-evict-last)"),
     llvm::cl::init(pointwise::kDefaultHintMinBytes),
     llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t> transposeBlocksPerSM(
@@ -122,7 +122,8 @@ llvm::cl::opt<int64_t> transposeBlocksPerSM(
 llvm::cl::opt<double> hintMaxInstructionsPerByte(
     "hint-max-instructions-per-byte",
     llvm::cl::desc("Maps estimated to compute more instructions per byte "
-                   "moved keep plain loads under --load-policy"),
+                   "moved keep plain loads under --load-policy (an error "
+                   "under none)"),
     llvm::cl::init(pointwise::kDefaultHintMaxInstructionsPerByte),
     llvm::cl::cat(compileOptions));
 llvm::cl::opt<int64_t>
@@ -242,6 +243,16 @@ int main(int argc, char **argv) {
       extension != ".mlir")
     return fail("the output must end in .so, .o, .ll or .mlir, got '" +
                 outputFilename + "'");
+
+  // The hint's limits steer the L2 policy: under policies without one they
+  // would be ignored without a word.
+  if (hintMinBytes.getNumOccurrences() &&
+      (loadPolicy == "none" || loadPolicy == "l1-evict-last"))
+    return fail("--hint-min-bytes has no effect under --load-policy=" +
+                loadPolicy + ", which sets no L2 policy");
+  if (hintMaxInstructionsPerByte.getNumOccurrences() && loadPolicy == "none")
+    return fail("--hint-max-instructions-per-byte has no effect under "
+                "--load-policy=none");
 
   DialectRegistry registry;
   registerAllDialects(registry);
