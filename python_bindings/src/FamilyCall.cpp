@@ -42,7 +42,9 @@ struct ArgumentSpec {
   std::vector<int64_t> staticSizes;
   PyObject *dtypes = nullptr;
   /// Memrefs whose type fixes a stride or the offset: the declared strides
-  /// and offset (PW_DYNAMIC where dynamic) and the element size in bytes.
+  /// (none at rank 0) and offset (PW_DYNAMIC where dynamic) and the element
+  /// size in bytes.
+  bool hasStaticLayout = false;
   std::vector<int64_t> staticStrides;
   int64_t staticOffset = PW_DYNAMIC;
   int64_t elementBytes = 0;
@@ -114,7 +116,7 @@ bool packMemref(const ArgumentSpec &spec, const TensorInfo &info,
         sizes[d] != spec.staticSizes[d])
       return false;
   }
-  if (spec.staticStrides.empty())
+  if (!spec.hasStaticLayout)
     return true;
   if (!hasDeclaredStrides(spec, sizes, strides))
     return false;
@@ -234,6 +236,7 @@ bool readSpec(PyObject *entry, ArgumentSpec &spec) {
     return false;
   if (!strides)
     return true;
+  spec.hasStaticLayout = true;
   spec.staticOffset = offset;
   spec.elementBytes = elementBytes;
   return readInts(strides, spec.staticStrides);

@@ -56,6 +56,17 @@ func.func @copy_declared(%x: !rows, %out: memref<?x?xf32>) {
   return
 }
 
+// A rank-0 memref from a declared offset of 5 elements.
+func.func @copy_rank0(%x: memref<f32, strided<[], offset: 5>>,
+                      %out: memref<f32>) {
+  pointwise.map ins(%x : memref<f32, strided<[], offset: 5>>)
+                outs(%out : memref<f32>) {
+  ^bb0(%u: f32):
+    pointwise.yield %u : f32
+  }
+  return
+}
+
 func.func @shift_if(%x: !i1d, %k: i8, %flag: i1, %w: f64, %out: !i1d) {
   pointwise.map ins(%x, %k, %flag, %w : !i1d, i8, i1, f64) outs(%out : !i1d) {
   ^bb0(%u: i32, %s: i8, %f: i1, %d: f64):
@@ -577,6 +588,24 @@ def test_declared_offsets_travel_in_the_descriptor(family, recorder):
     assert words[1] + 3 * 4 == x.ctypes.data
     assert words[3:] == (5, 5, 9, 1)
     assert r.launches[0][1][1][1:3] == (out.ctypes.data, 0)
+
+
+def test_declared_offsets_of_rank_0_memrefs(family, recorder):
+    f = family("copy_rank0")
+    assert (f.arguments[0].static_strides, f.arguments[0].static_offset) == \
+        ((), 5)
+    x, out = np.array(3.5, np.float32), np.zeros((), np.float32)
+    for call in (f, lambda *a: python_call(f, *a)):
+        out[...] = np.nan
+        assert outcome(call, FakeTensor(x), FakeTensor(out)) == ("ok", None)
+        assert out == np.float32(3.5)
+    r = recorder(f)
+    f(FakeTensor(x), FakeTensor(out))
+    python_call(f, FakeTensor(x), FakeTensor(out))
+    assert r.paths == ["C", "Python"]
+    assert r.launches[0] == r.launches[1]
+    words = r.launches[0][1][0]
+    assert words[2] == 5 and words[1] + 5 * 4 == x.ctypes.data
 
 
 def hand_overs():
