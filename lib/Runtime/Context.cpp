@@ -117,7 +117,7 @@ bool adoptActivePrimaryContext(const CudaDriver &driver, CUcontext handle,
   CUdevice device = 0;
   unsigned flags = 0;
   int active = 0, count = 0;
-  if (!driver.cuDevicePrimaryCtxGetState ||
+  if (!driver.cuDevicePrimaryCtxGetState || !driver.cuDevicePrimaryCtxRelease ||
       driver.cuCtxGetDevice(&device) != CUDA_SUCCESS ||
       driver.cuDevicePrimaryCtxGetState(device, &flags, &active) !=
           CUDA_SUCCESS ||
@@ -134,12 +134,19 @@ bool adoptActivePrimaryContext(const CudaDriver &driver, CUcontext handle,
   std::lock_guard<std::mutex> lock(retainMutex);
   ContextIdentity &primary = primaryContexts[ordinal];
   if (!primary.handle) {
+    // Retained to learn its handle; given back unless it is the current
+    // one (another library's context of the device), so that adopting
+    // never keeps a primary context alive that the runtime does not use.
     ContextIdentity retained;
     if (driver.cuDevicePrimaryCtxRetain(&retained.handle, device) !=
-            CUDA_SUCCESS ||
-        (driver.cuCtxGetId &&
-         driver.cuCtxGetId(retained.handle, &retained.id) != CUDA_SUCCESS))
+        CUDA_SUCCESS)
       return false;
+    if (retained.handle != handle ||
+        (driver.cuCtxGetId &&
+         driver.cuCtxGetId(retained.handle, &retained.id) != CUDA_SUCCESS)) {
+      driver.cuDevicePrimaryCtxRelease(device);
+      return false;
+    }
     primary = retained;
   }
   if (primary.handle != handle)

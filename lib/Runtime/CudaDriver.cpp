@@ -99,6 +99,9 @@ LoadedDriver *loadDriver() {
   api.cuDevicePrimaryCtxGetState =
       reinterpret_cast<decltype(api.cuDevicePrimaryCtxGetState)>(
           dlsym(library, "cuDevicePrimaryCtxGetState"));
+  api.cuDevicePrimaryCtxRelease =
+      reinterpret_cast<decltype(api.cuDevicePrimaryCtxRelease)>(
+          dlsym(library, "cuDevicePrimaryCtxRelease_v2"));
   need(api.cuMemAlloc, {"cuMemAlloc_v2"});
   need(api.cuMemAllocManaged, {"cuMemAllocManaged"});
   need(api.cuMemFree, {"cuMemFree_v2"});

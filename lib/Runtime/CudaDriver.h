@@ -89,6 +89,8 @@ struct CudaDriver {
   /// context is active, which lets the runtime adopt one found current.
   CUresult (*cuDevicePrimaryCtxGetState)(CUdevice device, unsigned *flags,
                                          int *active);
+  /// Optional with it: gives back a primary context retained to compare.
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
 
   CUresult (*cuMemAlloc)(CUdeviceptr *pointer, size_t bytes);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *pointer, size_t bytes,

@@ -236,8 +236,18 @@ CUresult cuDevicePrimaryCtxRetain(FakeContext **context, int device) {
   return kSuccess;
 }
 
+/// Gives back a retain of `device`'s primary context (counted; the fake keeps
+/// the context).
+CUresult cuDevicePrimaryCtxRelease_v2(int device) {
+  if (!validDevice(device))
+    return kInvalidDevice;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.primaryReleases;
+  return kSuccess;
+}
+
 /// Whether `device`'s primary context is active: retained since the process
-/// started (the fake never releases one).
+/// started (the fake never deactivates one).
 CUresult cuDevicePrimaryCtxGetState(int device, unsigned *flags, int *active) {
   if (!validDevice(device))
     return kInvalidDevice;

@@ -57,6 +57,7 @@ struct FakeCudaState {
   int failResult = 0;
 
   int primaryRetains = 0;
+  int primaryReleases = 0;
   int contextIdQueries = 0;
   int moduleLoads = 0;
   int moduleUnloads = 0;
