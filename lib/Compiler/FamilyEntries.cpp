@@ -123,7 +123,7 @@ createFamilyTable(llvm::Module &module, const FamilySpec &family,
   };
   std::string prefix = "pw_family_" + family.name;
 
-  // pwFamilyArgument {i32 kind, i32 elementType, i32 rank, i32 reserved,
+  // pwFamilyArgument {i32 kind, i32 elementType, i32 rank, i32 abiVersion,
   // ptr staticSizes, ptr staticStrides, i64 staticOffset}.
   auto *argumentType = llvm::StructType::get(
       context, {i32, i32, i32, i32, pointer, pointer, i64});
@@ -154,8 +154,8 @@ createFamilyTable(llvm::Module &module, const FamilySpec &family,
     arguments.push_back(llvm::ConstantStruct::get(
         argumentType,
         {i32Value(argument.isMemRef ? 1 : 0), i32Value(argument.elementType),
-         i32Value(argument.rank), i32Value(0), sizes, strides,
-         llvm::ConstantInt::getSigned(i64, offset)}));
+         i32Value(argument.rank), i32Value(PW_FAMILY_ABI_VERSION), sizes,
+         strides, llvm::ConstantInt::getSigned(i64, offset)}));
   }
   // pwVariant {i32 rank, i32 indexBitwidth, i32 strategy, i32
   // transposedArgument, ptr entry}.

@@ -191,6 +191,17 @@ pwStatus verifyFamily(const pwFamily &family, const LaunchErrors &error) {
       (family.numInputs > 0 && !family.inputs) ||
       (family.numVariants > 0 && !family.variants))
     return error(PW_ERROR_INVALID_VALUE, "malformed family table");
+  // The first argument's version fields sit where every layout had them;
+  // the arguments after it are only where this runtime expects them if the
+  // version matches.
+  if (family.numArguments > 0 &&
+      family.arguments[0].abiVersion != PW_FAMILY_ABI_VERSION)
+    return error(PW_ERROR_INVALID_VALUE,
+                 "family table of ABI version " +
+                     std::to_string(family.arguments[0].abiVersion) +
+                     ", this runtime reads version " +
+                     std::to_string(PW_FAMILY_ABI_VERSION) +
+                     ": rebuild the library with this version's pw-compile");
   for (int32_t i = 0; i < family.numArguments; ++i) {
     const pwFamilyArgument &argument = family.arguments[i];
     if (elementByteSize(argument.elementType) == 0 ||

@@ -37,7 +37,7 @@ COMPILER_NAME = "libPointwiseC.so"
 
 # Joins the disk cache's keys: files of an older layout (without the hash
 # beside them) are never looked at.
-_CACHE_FORMAT = "pwlib+sha256"
+_CACHE_FORMAT = "pwlib+sha256+abi2"
 
 _compiler = None
 _compiler_lock = threading.Lock()

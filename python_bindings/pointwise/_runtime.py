@@ -535,7 +535,7 @@ class _PwFamilyArgument(ctypes.Structure):
     _fields_ = [("kind", ctypes.c_int32),
                 ("elementType", ctypes.c_int32),
                 ("rank", ctypes.c_int32),
-                ("reserved", ctypes.c_int32),
+                ("abiVersion", ctypes.c_int32),
                 ("staticSizes", ctypes.POINTER(ctypes.c_int64)),
                 ("staticStrides", ctypes.POINTER(ctypes.c_int64)),
                 ("staticOffset", ctypes.c_int64)]
@@ -564,6 +564,7 @@ class _PwFamily(ctypes.Structure):
 PW_ARGUMENT_SCALAR = 0
 PW_ARGUMENT_MEMREF = 1
 PW_DYNAMIC = -(1 << 63)     # a dynamic stride or offset in a family table
+PW_FAMILY_ABI_VERSION = 2   # the layout of _PwFamilyArgument above
 PW_STRATEGY_LINEAR = 0
 PW_STRATEGY_TRANSPOSE = 1
 PW_STRATEGY_LINEAR_NARROW = 2   # 8-byte vectors, for rows off 16 bytes
@@ -677,6 +678,15 @@ class Family:
         self.num_arguments = table.numArguments
         self.outputs = tuple(table.outputs[i] for i in range(table.numOutputs))
         self.inputs = tuple(table.inputs[i] for i in range(table.numInputs))
+        if table.numArguments > 0 and \
+                table.arguments[0].abiVersion != PW_FAMILY_ABI_VERSION:
+            # The arguments after the first are only where this reader
+            # expects them in a table of its version.
+            raise ValueError(
+                "%s: family table of ABI version %d, this package reads "
+                "version %d: rebuild the library with this version's "
+                "pw-compile" % (name, table.arguments[0].abiVersion,
+                                PW_FAMILY_ABI_VERSION))
         arguments = []
         for i in range(table.numArguments):
             a = table.arguments[i]

@@ -608,6 +608,20 @@ def test_declared_offsets_of_rank_0_memrefs(family, recorder):
     assert words[2] == 5 and words[1] + 5 * 4 == x.ctypes.data
 
 
+def test_tables_of_another_abi_version_are_rejected(library):
+    table = library.family("axpy")._table
+    arguments = (_runtime._PwFamilyArgument * table.numArguments)()
+    for i in range(table.numArguments):
+        ctypes.pointer(arguments[i])[0] = table.arguments[i]
+    arguments[0].abiVersion = 0
+    old = _runtime._PwFamily.from_buffer_copy(table)
+    old.arguments = ctypes.cast(arguments,
+                                ctypes.POINTER(_runtime._PwFamilyArgument))
+    with pytest.raises(ValueError, match="family table of ABI version 0, "
+                       "this package reads version 2: rebuild"):
+        _runtime.Family(library, "axpy", old)
+
+
 def hand_overs():
     """Calls of axpy outside the C call's common case: it must hand them to
     the generated Python, which rejects all but the keyword call."""

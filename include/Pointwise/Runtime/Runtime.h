@@ -189,12 +189,18 @@ enum {
  * staticOffset (MLIR's ShapedType::kDynamic). */
 #define PW_DYNAMIC INT64_MIN
 
+/* The layout of pwFamilyArgument that pw-compile writes into every
+ * argument's `abiVersion`: 2 since the static strides and offset were added
+ * (tables of older pw-compiles carry 0 there and are rejected, since their
+ * arguments are laid out differently). */
+#define PW_FAMILY_ABI_VERSION 2
+
 /* One argument of the function a family was compiled from. */
 typedef struct pwFamilyArgument {
   int32_t kind;        /* PW_ARGUMENT_* */
   int32_t elementType; /* pwElementType: of the memref, or the scalar */
   int32_t rank;        /* memrefs: the declared rank */
-  int32_t reserved;
+  int32_t abiVersion;  /* PW_FAMILY_ABI_VERSION */
   /* memrefs: the declared sizes, -1 for dynamic ones (rank entries); null
    * when every size is dynamic */
   const int64_t *staticSizes;

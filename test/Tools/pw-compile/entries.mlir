@@ -22,9 +22,9 @@
 // CHECK-DAG: @pw_family_scale.sizes0 = private constant [2 x i64] [i64 -1, i64 8]
 // An identity layout is static: row-major strides, offset 0.
 // CHECK-DAG: @pw_family_scale.strides3 = private constant [2 x i64] [i64 8, i64 1]
-// The arguments: {kind, element type, rank, 0, static sizes, static strides
+// The arguments: {kind, element type, rank, ABI version 2, static sizes, static strides
 // (null: all dynamic), static offset}; i1 is type 0.
-// CHECK-DAG: @pw_family_scale.arguments = private constant [4 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_scale.sizes0, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 0, i32 7, i32 0, i32 0, ptr null, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } zeroinitializer, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 5, i32 2, i32 0, ptr @pw_family_scale.sizes3, ptr @pw_family_scale.strides3, i64 0 }]
+// CHECK-DAG: @pw_family_scale.arguments = private constant [4 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 2, ptr @pw_family_scale.sizes0, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 0, i32 7, i32 0, i32 2, ptr null, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 0, i32 0, i32 0, i32 2, ptr null, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 5, i32 2, i32 2, ptr @pw_family_scale.sizes3, ptr @pw_family_scale.strides3, i64 0 }]
 // CHECK-DAG: @pw_family_scale.outputs = private constant [1 x i32] [i32 3]
 // CHECK-DAG: @pw_family_scale.inputs = private constant [3 x i32] [i32 0, i32 1, i32 2]
 // The variants: {rank, index bitwidth, strategy, transposed argument, entry}.
@@ -90,9 +90,9 @@ func.func @other(%x: memref<?xf32>, %y: memref<?xf32>) {
 // RUN: FileCheck %s --check-prefix=RANK0 < %t.rank0.ll
 // LAYOUTS-DAG: @pw_family_layouts.strides0 = private constant [2 x i64] [i64 -9223372036854775808, i64 1]
 // LAYOUTS-DAG: @pw_family_layouts.strides2 = private constant [2 x i64] [i64 -9223372036854775808, i64 1]
-// LAYOUTS-DAG: @pw_family_layouts.arguments = private constant [3 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_layouts.sizes0, ptr @pw_family_layouts.strides0, i64 4 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_layouts.sizes1, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 0, ptr @pw_family_layouts.sizes2, ptr @pw_family_layouts.strides2, i64 -9223372036854775808 }]
+// LAYOUTS-DAG: @pw_family_layouts.arguments = private constant [3 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 2, ptr @pw_family_layouts.sizes0, ptr @pw_family_layouts.strides0, i64 4 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 2, ptr @pw_family_layouts.sizes1, ptr null, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 2, i32 2, ptr @pw_family_layouts.sizes2, ptr @pw_family_layouts.strides2, i64 -9223372036854775808 }]
 // RANK0-DAG: @pw_family_rank0.strides0 = private constant [1 x i64] [i64 -9223372036854775808]
-// RANK0-DAG: @pw_family_rank0.arguments = private constant [2 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 0, i32 0, ptr null, ptr @pw_family_rank0.strides0, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 0, i32 0, ptr null, ptr null, i64 0 }]
+// RANK0-DAG: @pw_family_rank0.arguments = private constant [2 x { i32, i32, i32, i32, ptr, ptr, i64 }] [{ i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 0, i32 2, ptr null, ptr @pw_family_rank0.strides0, i64 0 }, { i32, i32, i32, i32, ptr, ptr, i64 } { i32 1, i32 7, i32 0, i32 2, ptr null, ptr null, i64 0 }]
 !r2fixed = memref<?x?xf32, strided<[?, 1], offset: 4>>
 !r2any = memref<?x?xf32, strided<[?, ?], offset: ?>>
 !r2rows = memref<?x?xf32, strided<[?, 1], offset: ?>>

@@ -600,9 +600,11 @@ void launchingEntry(void **args) {
 /// A rank-1 f32 copy family whose one variant launches through the mgpu
 /// ABI (launchingEntry), with descriptors of two 8-element vectors.
 struct CopyFamily {
-  pwFamilyArgument arguments[2] = {
-      {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr, nullptr, 0},
-      {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr, nullptr, 0}};
+  pwFamilyArgument arguments[2] = {{PW_ARGUMENT_MEMREF, PW_F32, 1,
+                                    PW_FAMILY_ABI_VERSION, nullptr, nullptr, 0},
+                                   {PW_ARGUMENT_MEMREF, PW_F32, 1,
+                                    PW_FAMILY_ABI_VERSION, nullptr, nullptr,
+                                    0}};
   int32_t outputs[1] = {1}, inputs[1] = {0};
   pwVariant variants[1] = {{1, 32, PW_STRATEGY_LINEAR, -1, launchingEntry}};
   pwFamily family = {"copy", 2, 1, 1, 1, arguments, outputs, inputs, variants};

@@ -102,8 +102,8 @@ public:
              std::vector<int64_t> staticSizes = {}) {
     staticSizeLists.push_back(std::move(staticSizes));
     staticStrideLists.emplace_back();
-    arguments.push_back(
-        {PW_ARGUMENT_MEMREF, type, rank, 0, nullptr, nullptr, 0});
+    arguments.push_back({PW_ARGUMENT_MEMREF, type, rank, PW_FAMILY_ABI_VERSION,
+                         nullptr, nullptr, 0});
     return static_cast<int>(arguments.size()) - 1;
   }
   /// A memref whose type fixes strides or the offset (PW_DYNAMIC where
@@ -119,7 +119,8 @@ public:
   int scalar(pwElementType type) {
     staticSizeLists.emplace_back();
     staticStrideLists.emplace_back();
-    arguments.push_back({PW_ARGUMENT_SCALAR, type, 0, 0, nullptr, nullptr, 0});
+    arguments.push_back({PW_ARGUMENT_SCALAR, type, 0, PW_FAMILY_ABI_VERSION,
+                         nullptr, nullptr, 0});
     return static_cast<int>(arguments.size()) - 1;
   }
   FamilyBuilder &output(int argument) {
@@ -651,9 +652,10 @@ struct InnerFamily {
   std::vector<void *> args;
 
   explicit InnerFamily(int numScalars) : scalars(numScalars) {
-    arguments.assign(2, {PW_ARGUMENT_MEMREF, PW_F32, 1, 0, nullptr});
-    arguments.resize(2 + numScalars,
-                     {PW_ARGUMENT_SCALAR, PW_F32, 0, 0, nullptr});
+    arguments.assign(
+        2, {PW_ARGUMENT_MEMREF, PW_F32, 1, PW_FAMILY_ABI_VERSION, nullptr});
+    arguments.resize(2 + numScalars, {PW_ARGUMENT_SCALAR, PW_F32, 0,
+                                      PW_FAMILY_ABI_VERSION, nullptr});
     family = {"inner", static_cast<int32_t>(arguments.size()),
               1,       1,
               1,       arguments.data(),
@@ -850,6 +852,18 @@ TEST_F(FamilyDispatchTest, DeclaredLayoutsAcceptWhatCodeCannotTellApart) {
   // (and nothing launches).
   MemRef empty(kA, {0, 5}, {1, 9}, 7), emptyOut(kC, {0, 5}, {1, 9}, 5);
   EXPECT_EQ(launches(empty, emptyOut), 0u);
+}
+
+TEST_F(FamilyDispatchTest, TablesOfAnotherAbiVersionAreRejected) {
+  // A table of an older pw-compile: 0 where the version is, and arguments
+  // laid out differently after the first.
+  AddFamily add;
+  const pwFamily *family = add.builder.get();
+  const_cast<pwFamilyArgument *>(family->arguments)[0].abiVersion = 0;
+  MemRef a(kA, {4, 5}, {5, 1}), b(kB, {4, 5}, {5, 1}), c(kC, {4, 5}, {5, 1});
+  expectError(family, {a.get(), b.get(), c.get()}, PW_ERROR_INVALID_VALUE,
+              "add: family table of ABI version 0, this runtime reads version "
+              "2: rebuild the library with this version's pw-compile");
 }
 
 TEST_F(FamilyDispatchTest, NegativeSizeIsAnError) {
