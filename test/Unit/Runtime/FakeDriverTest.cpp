@@ -649,32 +649,39 @@ void *lookUpAndLaunch(void *module, const char *name) {
   return status == PW_SUCCESS ? function : nullptr;
 }
 
+/// kPtx registered as a lazy module (the driver is not called yet), and the
+/// fake driver's module counts from before.
+struct LazyModule {
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  int loads = fake().state->moduleLoads;
+  int unloads = fake().state->moduleUnloads;
+  int live = fake().state->liveModules;
+};
+
 TEST(FakeDriverTest, ModulesLoadIntoEveryContextThatUsesThem) {
   FakeCudaState &state = *fake().state;
   static const char add[] = "add";
-  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
-  int loads = state.moduleLoads, unloads = state.moduleUnloads;
-  int live = state.liveModules;
+  LazyModule use;
 
   ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
-  void *onDevice0 = lookUpAndLaunch(module, add);
+  void *onDevice0 = lookUpAndLaunch(use.module, add);
   ASSERT_NE(onDevice0, nullptr);
   EXPECT_EQ(state.launches.back().context, fake().currentContext());
-  EXPECT_EQ(state.moduleLoads, loads + 1);
+  EXPECT_EQ(state.moduleLoads, use.loads + 1);
 
   // Another device: the module is loaded there too, with its own functions.
   ASSERT_EQ(pwSetDevice(1), PW_SUCCESS);
-  void *onDevice1 = lookUpAndLaunch(module, add);
+  void *onDevice1 = lookUpAndLaunch(use.module, add);
   ASSERT_NE(onDevice1, nullptr);
   EXPECT_NE(onDevice1, onDevice0);
   EXPECT_EQ(state.launches.back().context->device, 1);
-  EXPECT_EQ(state.moduleLoads, loads + 2);
+  EXPECT_EQ(state.moduleLoads, use.loads + 2);
 
   // Back on device 0, and on a thread of its own: both are cached.
   ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
   int lookups = state.functionLookups;
-  EXPECT_EQ(lookUpAndLaunch(module, add), onDevice0);
-  onNewThread([&] { EXPECT_EQ(lookUpAndLaunch(module, add), onDevice0); });
+  EXPECT_EQ(lookUpAndLaunch(use.module, add), onDevice0);
+  onNewThread([&] { EXPECT_EQ(lookUpAndLaunch(use.module, add), onDevice0); });
   EXPECT_EQ(state.functionLookups, lookups);
 
   // A context another library made current (on the selected device), and
@@ -683,21 +690,21 @@ TEST(FakeDriverTest, ModulesLoadIntoEveryContextThatUsesThem) {
   onNewThread([&] {
     for (int i = 0; i < 10; ++i) {
       fake().makeForeignContextCurrent(0);
-      functions.push_back(lookUpAndLaunch(module, add));
+      functions.push_back(lookUpAndLaunch(use.module, add));
       EXPECT_EQ(state.launches.back().context, fake().currentContext());
       EXPECT_FALSE(state.launches.back().context->primary);
     }
   });
-  EXPECT_EQ(state.moduleLoads, loads + 12);
-  EXPECT_EQ(lookUpAndLaunch(module, add), onDevice0);
+  EXPECT_EQ(state.moduleLoads, use.loads + 12);
+  EXPECT_EQ(lookUpAndLaunch(use.module, add), onDevice0);
 
   // Unloading unloads it from every context, each with its own current, and
   // leaves the thread's context as it was.
   FakeContext *current = fake().currentContext();
-  mgpuModuleUnload(module);
+  mgpuModuleUnload(use.module);
   EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
-  EXPECT_EQ(state.moduleUnloads, unloads + 12);
-  EXPECT_EQ(state.liveModules, live);
+  EXPECT_EQ(state.moduleUnloads, use.unloads + 12);
+  EXPECT_EQ(state.liveModules, use.live);
   EXPECT_EQ(fake().currentContext(), current);
 }
 
@@ -754,20 +761,18 @@ void replaceContext(FakeContext *context, int device) {
 TEST(FakeDriverTest, AContextMadeWhereADestroyedOneWasLoadsTheModuleAfresh) {
   FakeCudaState &state = *fake().state;
   static const char add[] = "add";
-  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
-  int loads = state.moduleLoads, unloads = state.moduleUnloads;
-  int live = state.liveModules;
+  LazyModule use;
   ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
   onNewThread([&] {
     FakeContext *context = nullptr;
     ASSERT_EQ(fake().createContext(&context, 0, 0), 0);
-    void *destroyed = lookUpAndLaunch(module, add);
+    void *destroyed = lookUpAndLaunch(use.module, add);
     ASSERT_NE(destroyed, nullptr);
-    EXPECT_EQ(state.moduleLoads, loads + 1);
+    EXPECT_EQ(state.moduleLoads, use.loads + 1);
     // The module went with its context.
     replaceContext(context, 0);
-    EXPECT_EQ(state.liveModules, live);
-    void *function = mgpuModuleGetFunction(module, add);
+    EXPECT_EQ(state.liveModules, use.live);
+    void *function = mgpuModuleGetFunction(use.module, add);
     mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr,
                      0);
     if (!kContextIds) {
@@ -781,22 +786,22 @@ TEST(FakeDriverTest, AContextMadeWhereADestroyedOneWasLoadsTheModuleAfresh) {
     }
     EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
     EXPECT_NE(function, destroyed);
-    EXPECT_EQ(state.moduleLoads, loads + 2);
+    EXPECT_EQ(state.moduleLoads, use.loads + 2);
     EXPECT_EQ(state.launches.back().function, function);
     EXPECT_EQ(state.launches.back().context, context);
     // And it is cached there.
     int lookups = state.functionLookups;
-    EXPECT_EQ(lookUpAndLaunch(module, add), function);
+    EXPECT_EQ(lookUpAndLaunch(use.module, add), function);
     EXPECT_EQ(state.functionLookups, lookups);
   });
 
   // Unloading unloads it from the new context only: asking the driver to
   // unload the destroyed context's module would fail.
-  mgpuModuleUnload(module);
+  mgpuModuleUnload(use.module);
   if (kContextIds) {
     EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
-    EXPECT_EQ(state.moduleUnloads, unloads + 1);
-    EXPECT_EQ(state.liveModules, live);
+    EXPECT_EQ(state.moduleUnloads, use.unloads + 1);
+    EXPECT_EQ(state.liveModules, use.live);
   } else {
     EXPECT_EQ(pwTakePendingError(), PW_ERROR_DRIVER);
   }

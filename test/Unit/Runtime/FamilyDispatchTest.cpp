@@ -614,14 +614,24 @@ TEST_F(FamilyDispatchTest, HugeLayoutUses64BitVariant) {
   EXPECT_EQ(call.memrefs[value].strides, std::vector<int64_t>{0});
 }
 
-TEST_F(FamilyDispatchTest, Only32BitVariantRunsInChunks) {
-  FamilyBuilder builder("fill32");
+/// `c = value` broadcast over 2^31 floats, with 32-bit variants only: the
+/// launch runs in chunks of at most 2^31 bytes.
+struct Fill32Family {
+  FamilyBuilder builder{"fill32"};
   int value = builder.memref(PW_F32, 1);
   int c = builder.memref(PW_F32, 1);
-  builder.output(c).input(value).linear({1}, {32});
+  static constexpr uintptr_t base = 0x100000000;
+  MemRef vm{0x7f0000000000, {1}, {1}}, cm{base, {int64_t(1) << 31}, {1}};
+  Fill32Family() { builder.output(c).input(value).linear({1}, {32}); }
+};
+
+TEST_F(FamilyDispatchTest, Only32BitVariantRunsInChunks) {
+  Fill32Family fill;
+  FamilyBuilder &builder = fill.builder;
+  const int value = fill.value, c = fill.c;
   const int64_t n = int64_t(1) << 31;
-  const uintptr_t base = 0x100000000;
-  MemRef vm(0x7f0000000000, {1}, {1}), cm(base, {n}, {1});
+  const uintptr_t base = Fill32Family::base;
+  MemRef &vm = fill.vm, &cm = fill.cm;
   ASSERT_EQ(pwFamilyLaunch(builder.get(),
                            std::vector<void *>{vm.get(), cm.get()}.data()),
             PW_SUCCESS)
@@ -679,13 +689,12 @@ void launchInnerFamily() {
 TEST_F(FamilyDispatchTest, ChunksAreRightAfterAVariantLaunchedAFamily) {
   InnerFamily inner(0);
   innerFamily = &inner;
-  FamilyBuilder builder("fill32");
-  int value = builder.memref(PW_F32, 1);
-  int c = builder.memref(PW_F32, 1);
-  builder.output(c).input(value).linear({1}, {32});
+  Fill32Family fill;
+  FamilyBuilder &builder = fill.builder;
+  const int value = fill.value, c = fill.c;
   const int64_t n = int64_t(1) << 31;
-  const uintptr_t base = 0x100000000;
-  MemRef vm(0x7f0000000000, {1}, {1}), cm(base, {n}, {1});
+  const uintptr_t base = Fill32Family::base;
+  MemRef &vm = fill.vm, &cm = fill.cm;
   const pwFamily *family = builder.get();
   // Every chunk's entry launches the inner family before it reads its
   // arguments (and the launch after the first misses in the analysis).
@@ -1131,12 +1140,9 @@ TEST_F(DispatchCacheTest, EmptyLaunchesAreRemembered) {
 }
 
 TEST_F(DispatchCacheTest, ChunkedLaunchesAreNotRemembered) {
-  FamilyBuilder builder("fill32");
-  int value = builder.memref(PW_F32, 1);
-  int c = builder.memref(PW_F32, 1);
-  builder.output(c).input(value).linear({1}, {32});
-  const int64_t n = int64_t(1) << 31;
-  MemRef vm(0x7f0000000000, {1}, {1}), cm(0x100000000, {n}, {1});
+  Fill32Family fill;
+  FamilyBuilder &builder = fill.builder;
+  MemRef &vm = fill.vm, &cm = fill.cm;
   Outcome first = launch(builder.get(), {vm.get(), cm.get()});
   Outcome second = launch(builder.get(), {vm.get(), cm.get()});
   EXPECT_EQ(second.status, PW_SUCCESS);
