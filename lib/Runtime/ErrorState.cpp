@@ -43,9 +43,9 @@ pwStatus pointwise::runtime::recordNullArgument(const char *caller,
                      std::string(caller) + ": `" + argument + "` is null");
 }
 
-pwStatus pointwise::runtime::recordPendingError(pwStatus status) {
+pwStatus pointwise::runtime::recordPendingFailure(pwStatus status) {
   ThreadErrorState &state = errorState;
-  if (status == PW_SUCCESS || state.pendingStatus != PW_SUCCESS)
+  if (state.pendingStatus != PW_SUCCESS)
     return status;
   state.pendingStatus = status;
   copyMessage(state.pendingMessage, state.lastMessage,

@@ -32,10 +32,16 @@ pwStatus recordError(pwStatus status, const std::string &message);
 /// Records PW_ERROR_INVALID_VALUE for a null pointer argument of `caller`.
 pwStatus recordNullArgument(const char *caller, const char *argument);
 
+/// recordPendingError's work for a failure.
+pwStatus recordPendingFailure(pwStatus status);
+
 /// Makes the error just recorded (`status` and the last message) the
 /// thread's pending error unless one is pending already: the first failure
-/// is the cause of what follows. Returns `status`.
-pwStatus recordPendingError(pwStatus status);
+/// is the cause of what follows. Returns `status`. Inline, so that the
+/// success of every launch costs no call.
+inline pwStatus recordPendingError(pwStatus status) {
+  return status == PW_SUCCESS ? status : recordPendingFailure(status);
+}
 
 /// Returns and clears the pending error, making its message the last one.
 pwStatus takePendingError();

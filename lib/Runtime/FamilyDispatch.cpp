@@ -13,9 +13,10 @@
 //
 // The decision is a function of the family table and the words of the memref
 // descriptors alone (scalars take no part), so each thread remembers its last
-// few decisions, keyed on exactly those bytes: a call with the same family
-// and the same descriptors (pointers, offsets, sizes, strides) reuses the
-// chosen variant and its rank-k descriptors without running the analysis.
+// few decisions, keyed on those bytes: a call with the same family (its
+// struct, arguments and the entry of the variant chosen) and the same
+// descriptors (pointers, offsets, sizes, strides) reuses the chosen variant
+// and its rank-k descriptors without running the analysis.
 //
 // A launch that misses allocates nothing either once the thread's scratch
 // has grown: the vectors handed to the layout library keep their capacity,
@@ -69,7 +70,7 @@ static_assert(sizeof(pwMemRefDescriptor) == 3 * sizeof(int64_t),
 struct CachedDecision {
   /// Null: a free slot.
   const pwFamily *family = nullptr;
-  /// The bytes visitFamilyArguments and visitOperandsAndVariants visited
+  /// The bytes visitFamilyArguments and visitOperandsAndVariant visited
   /// when the decision was made.
   std::vector<unsigned char> key;
   /// hashDescriptors of the descriptors in the key, to skip slots quickly.
@@ -407,19 +408,23 @@ bool visitFamilyArguments(const pwFamily &family, Visit &visit) {
                                      sizeof(pwFamilyArgument));
 }
 
-/// Calls `visit(data, bytes)` on the rest of what the decision for `family`
-/// on `args` depends on, in a fixed order, and stops at the first `false`:
-/// every memref argument's descriptor words (pointers, offset, sizes,
-/// strides) and declared static sizes and strides, the outputs, the inputs
-/// and the variants. Scalars take no part. Returns false when a visit did,
-/// or a memref argument's descriptor pointer is null.
+/// Calls `visit(data, bytes)` on the rest of what the decision to launch
+/// `variant` (-1: nothing) of `family` on `args` depends on, in a fixed
+/// order, and stops at the first `false`: every memref argument's descriptor
+/// words (pointers, offset, sizes, strides) and declared static sizes and
+/// strides, the outputs, the inputs and the launched variant's entry in the
+/// table. Scalars take no part, and neither do the other variants: the
+/// launched one (its rank, strategy, index width, transposed argument and
+/// entry) stays right for these descriptors whatever they are. Returns false
+/// when a visit did, or a memref argument's descriptor pointer is null.
 ///
 /// The arrays are read with the counts and ranks of the struct and arguments
 /// visited first, so a table that matches a remembered key is read exactly
-/// as far as the verified table that key was made from.
+/// as far as the verified table that key was made from (`variant` is below
+/// its variant count).
 template <typename Visit>
-bool visitOperandsAndVariants(const pwFamily &family, void **args,
-                              Visit &visit) {
+bool visitOperandsAndVariant(const pwFamily &family, void **args, int variant,
+                             Visit &visit) {
   for (int32_t i = 0; i < family.numArguments; ++i) {
     const pwFamilyArgument &argument = family.arguments[i];
     if (argument.kind != PW_ARGUMENT_MEMREF)
@@ -439,8 +444,7 @@ bool visitOperandsAndVariants(const pwFamily &family, void **args,
                static_cast<size_t>(family.numOutputs) * sizeof(int32_t)) &&
          visit(family.inputs,
                static_cast<size_t>(family.numInputs) * sizeof(int32_t)) &&
-         visit(family.variants,
-               static_cast<size_t>(family.numVariants) * sizeof(pwVariant));
+         (variant < 0 || visit(&family.variants[variant], sizeof(pwVariant)));
 }
 
 /// A visitor that compares the visited bytes with a remembered key.
@@ -529,7 +533,7 @@ CachedDecision *findDecision(DispatchScratch &scratch, const pwFamily &family,
                        recent.key.data() + recent.key.size()};
     if (visitFamilyArguments(family, matcher)) {
       verified = true;
-      if (visitOperandsAndVariants(family, args, matcher) &&
+      if (visitOperandsAndVariant(family, args, recent.variant, matcher) &&
           matcher.next == matcher.end)
         return hit(last);
     }
@@ -557,7 +561,7 @@ CachedDecision *findDecision(DispatchScratch &scratch, const pwFamily &family,
     }
     if (decision.descriptorHash != hash ||
         (!argumentsMatched && !visitFamilyArguments(family, matcher)) ||
-        !visitOperandsAndVariants(family, args, matcher) ||
+        !visitOperandsAndVariant(family, args, decision.variant, matcher) ||
         matcher.next != matcher.end)
       continue;
     return hit(slot);
@@ -580,12 +584,12 @@ void rememberDecision(DispatchScratch &scratch, const pwFamily &family,
   decision.lastUse = 0;
   KeySizer sizer;
   if (!visitFamilyArguments(family, sizer) ||
-      !visitOperandsAndVariants(family, args, sizer))
+      !visitOperandsAndVariant(family, args, variant, sizer))
     return;
   decision.key.resize(sizer.bytes);
   KeyWriter writer{decision.key.data()};
   if (!visitFamilyArguments(family, writer) ||
-      !visitOperandsAndVariants(family, args, writer) ||
+      !visitOperandsAndVariant(family, args, variant, writer) ||
       !hashDescriptors(family, args, decision.descriptorHash))
     return;
   decision.family = &family;

@@ -17,6 +17,18 @@
 using namespace pointwise::runtime;
 
 namespace {
+/// The function mgpuModuleGetFunction returned last on this thread, right
+/// after making sure its context is current, and the driver. Generated code
+/// launches it right away (gpu-to-llvm emits the lookup, then the launch, with
+/// nothing between), so the launch does not check the context again: a
+/// context switched in between, as only hand-written callers could, makes
+/// the driver reject the launch, which is reported as any launch error.
+struct ResolvedFunction {
+  CUfunction function;
+  const CudaDriver *driver;
+};
+thread_local ResolvedFunction lastResolved;
+
 CUstream toStream(void *stream) { return static_cast<CUstream>(stream); }
 CUevent toEvent(void *event) { return static_cast<CUevent>(event); }
 CUdeviceptr toDevicePointer(void *pointer) {
@@ -119,11 +131,11 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
           ensureContext("mgpuModuleGetFunction", driver, context)))
     return nullptr;
   auto *lazy = static_cast<LazyModule *>(module);
-  if (CUfunction function = lazy->findCachedFunction(context, name))
-    return function;
-  CUfunction function = nullptr;
-  recordPendingError(
-      lazy->getFunction(context, name, "mgpuModuleGetFunction", function));
+  CUfunction function = lazy->findCachedFunction(context, name);
+  if (!function)
+    recordPendingError(
+        lazy->getFunction(context, name, "mgpuModuleGetFunction", function));
+  lastResolved = {function, driver};
   return function;
 }
 
@@ -131,6 +143,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
+  ResolvedFunction &resolved = lastResolved;
+  const CudaDriver *checkedDriver =
+      resolved.function == function ? resolved.driver : nullptr;
+  resolved = {};
   if (!function)
     return;
   if (sharedMemoryBytes < 0) {
@@ -145,7 +161,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   recordPendingError(
       launchKernel(static_cast<CUfunction>(function), grid, block,
                    static_cast<unsigned>(sharedMemoryBytes), toStream(stream),
-                   params, extra, "mgpuLaunchKernel"));
+                   params, extra, "mgpuLaunchKernel", checkedDriver));
 }
 
 void *mgpuStreamCreate() {

@@ -183,12 +183,10 @@ pwStatus LazyModule::unload(const char *caller) {
   return status;
 }
 
-pwStatus pointwise::runtime::launchKernel(CUfunction function,
-                                          const int64_t grid[3],
-                                          const int64_t block[3],
-                                          unsigned sharedMemoryBytes,
-                                          CUstream stream, void **parameters,
-                                          void **extra, const char *caller) {
+pwStatus pointwise::runtime::launchKernel(
+    CUfunction function, const int64_t grid[3], const int64_t block[3],
+    unsigned sharedMemoryBytes, CUstream stream, void **parameters,
+    void **extra, const char *caller, const CudaDriver *checkedDriver) {
   if (!function)
     return recordNullArgument(caller, "function");
   constexpr int64_t kMaxDim = std::numeric_limits<unsigned>::max();
@@ -201,9 +199,10 @@ pwStatus pointwise::runtime::launchKernel(CUfunction function,
               ") and block (" + std::to_string(block[0]) + ", " +
               std::to_string(block[1]) + ", " + std::to_string(block[2]) +
               ") must have dims in [1, 2^32)");
-  const CudaDriver *driver = nullptr;
-  if (pwStatus status = ensureContext(caller, driver))
-    return status;
+  const CudaDriver *driver = checkedDriver;
+  if (!driver)
+    if (pwStatus status = ensureContext(caller, driver))
+      return status;
   // Above 48 KiB of shared memory per block, static and dynamic together,
   // the function must opt in to its dynamic part.
   if (sharedMemoryBytes > 0) {

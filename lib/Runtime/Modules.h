@@ -146,11 +146,14 @@ private:
 
 /// Launches `function` with CUDA's launch semantics, opting in to more than
 /// 48 KiB of dynamic shared memory where asked. Grid and block dims must be
-/// in [1, 2^32).
+/// in [1, 2^32). With `checkedDriver`, the caller has just made sure that
+/// `function`'s context is current (ensureContext) and that is not done
+/// again.
 pwStatus launchKernel(CUfunction function, const int64_t grid[3],
                       const int64_t block[3], unsigned sharedMemoryBytes,
                       CUstream stream, void **parameters, void **extra,
-                      const char *caller);
+                      const char *caller,
+                      const CudaDriver *checkedDriver = nullptr);
 
 } // namespace pointwise::runtime
 

@@ -876,10 +876,57 @@ TEST(FakeDriverTest, OnlyContextsTheRuntimeDoesNotRetainAreAskedForTheirId) {
     ASSERT_EQ(fake().setCurrentContext(primary), 0);
     EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
     EXPECT_EQ(idQueriesOfThreeLaunches(), 0);
-    // Another context: one query per check, the lookup's and the launch's.
+    // Another context: one query per check, the lookup's (the launch right
+    // after it does not check again).
     fake().makeForeignContextCurrent(0);
     EXPECT_NE(lookUpAndLaunch(module, add), nullptr);
-    EXPECT_EQ(idQueriesOfThreeLaunches(), kContextIds ? 6 : 0);
+    EXPECT_EQ(idQueriesOfThreeLaunches(), kContextIds ? 3 : 0);
+  });
+  mgpuModuleUnload(module);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+}
+
+TEST(FakeDriverTest, OnlyTheLaunchRightAfterItsLookupSkipsTheContextCheck) {
+  FakeCudaState &state = *fake().state;
+  static const char add[] = "add", mul[] = "mul";
+  void *module = mgpuModuleLoad(const_cast<char *>(kPtx), sizeof(kPtx));
+  onNewThread([&] {
+    // A context the runtime does not retain: every check asks for its ID.
+    fake().makeForeignContextCurrent(0);
+    void *addFunction = lookUpAndLaunch(module, add);
+    void *mulFunction = lookUpAndLaunch(module, mul);
+    ASSERT_NE(addFunction, nullptr);
+    ASSERT_NE(mulFunction, nullptr);
+    auto queriesOf = [&](auto &&calls) {
+      int queries = state.contextIdQueries;
+      calls();
+      EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();
+      return state.contextIdQueries - queries;
+    };
+    auto launch = [](void *function) {
+      mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr,
+                       nullptr, 0);
+    };
+    int perCheck = kContextIds ? 1 : 0;
+    // The lookup checks; its launch does not.
+    EXPECT_EQ(queriesOf([&] { lookUpAndLaunch(module, add); }), perCheck);
+    // A launch without a lookup before it checks.
+    EXPECT_EQ(queriesOf([&] { launch(addFunction); }), perCheck);
+    // So does a second launch after one lookup, and the launch of another
+    // function than the one looked up.
+    EXPECT_EQ(queriesOf([&] {
+                mgpuModuleGetFunction(module, add);
+                launch(addFunction);
+                launch(addFunction);
+              }),
+              2 * perCheck);
+    EXPECT_EQ(queriesOf([&] {
+                mgpuModuleGetFunction(module, add);
+                launch(mulFunction);
+              }),
+              2 * perCheck);
+    // Every launch reached the driver, in the foreign context.
+    EXPECT_EQ(state.launches.back().context, fake().currentContext());
   });
   mgpuModuleUnload(module);
   EXPECT_EQ(pwTakePendingError(), PW_SUCCESS) << lastMessage();

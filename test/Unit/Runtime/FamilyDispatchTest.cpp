@@ -1215,6 +1215,38 @@ TEST_F(DispatchCacheTest, ATableChangedInPlaceMisses) {
       << pwGetLastErrorMessage();
 }
 
+TEST_F(DispatchCacheTest, TheLaunchedVariantIsOfTheKeyTheOthersAreNot) {
+  // A decision stays right whatever the variants it did not launch are, so
+  // only the launched one is compared (each call reads less of the table).
+  FamilyBuilder builder("copy");
+  int a = builder.memref(PW_F32, 1);
+  int c = builder.memref(PW_F32, 1);
+  builder.output(c).input(a).linear({1, 2});
+  uintptr_t base = freshAddress();
+  MemRef am(base, {8}, {1}), cm(base + 0x1000, {8}, {1});
+  const pwFamily *family = builder.get();
+  int launched = builder.variantIndex(1, 32, PW_STRATEGY_LINEAR);
+  int other = builder.variantIndex(2, 64, PW_STRATEGY_LINEAR);
+  EXPECT_EQ(launch(family, {am.get(), cm.get()}).variant, launched);
+  ASSERT_TRUE(launch(family, {am.get(), cm.get()}).cached);
+
+  auto *variants = const_cast<pwVariant *>(family->variants);
+  variants[other].entry = entryOfRank(3);
+  Outcome unchanged = launch(family, {am.get(), cm.get()});
+  EXPECT_TRUE(unchanged.cached);
+  EXPECT_EQ(unchanged.variant, launched);
+
+  // Any word of the launched one counts: here its strategy, so that the
+  // analysis picks another variant (the 64-bit linear one of rank 1).
+  variants[launched].strategy = PW_STRATEGY_LINEAR_NARROW;
+  Outcome changed = launch(family, {am.get(), cm.get()});
+  EXPECT_FALSE(changed.cached);
+  EXPECT_EQ(changed.status, PW_SUCCESS);
+  EXPECT_EQ(changed.variant, launched + 1);
+  ASSERT_EQ(changed.calls.size(), 1u);
+  EXPECT_EQ(changed.calls[0].rank, 1);
+}
+
 TEST_F(DispatchCacheTest, DeclaredStridesAreOfTheKey) {
   DeclaredLayoutCopy copy;
   const pwFamily *family = copy.builder.get();
