@@ -33,6 +33,14 @@
 #                               gpu-run.sh unpacks it
 #   pytests/                    python_bindings/tests (the Python package's
 #                               tests, the GPU ones included)
+#   peers.py                    ../shared/bench/peers.py, where it exists:
+#                               gpu_bench.py takes FlagGems' implementations
+#                               of the workloads from it
+#   flaggems/flag_gems/         FlagGems' Python source, when PW_FLAGGEMS_SRC
+#                               names a FlagGems checkout (a work tree, or a
+#                               bare clone whose HEAD is used): the fourth
+#                               peer of gpu_bench.py. Not part of this
+#                               repository; nothing of it is committed.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -143,6 +151,32 @@ mkdir -p "$staging/pointwise"
 cp "$root"/python_bindings/pointwise/*.py "$staging/pointwise/"
 cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" \
   "$root/benchmarks/ab_bench.py" "$root/benchmarks/host_breakdown.py" "$staging/"
+
+# FlagGems, the fourth peer, timed by gpu_bench.py through peers.py's own
+# implementations.
+peers="$root/../shared/bench/peers.py"
+if [[ -f "$peers" ]]; then
+  cp "$peers" "$staging/"
+else
+  say "no $peers: gpu_bench.py cannot time FlagGems" >&2
+fi
+if [[ -n "${PW_FLAGGEMS_SRC:-}" ]]; then
+  mkdir -p "$staging/flaggems"
+  if [[ -d "$PW_FLAGGEMS_SRC/src/flag_gems" ]]; then
+    say "FlagGems: $PW_FLAGGEMS_SRC/src/flag_gems"
+    cp -r "$PW_FLAGGEMS_SRC/src/flag_gems" "$staging/flaggems/"
+  elif git --git-dir="$PW_FLAGGEMS_SRC" rev-parse --verify -q HEAD >/dev/null; then
+    say "FlagGems: src/flag_gems of $PW_FLAGGEMS_SRC at" \
+      "$(git --git-dir="$PW_FLAGGEMS_SRC" rev-parse --short HEAD)"
+    git --git-dir="$PW_FLAGGEMS_SRC" archive HEAD src/flag_gems |
+      tar -x -C "$staging/flaggems" --strip-components=1
+  else
+    say "PW_FLAGGEMS_SRC=$PW_FLAGGEMS_SRC is neither a FlagGems work tree" \
+      "nor a git directory" >&2
+    exit 1
+  fi
+  find "$staging/flaggems" -name __pycache__ -prune -exec rm -rf {} +
+fi
 
 # Extra builds of the workloads for ab_bench.py: PW_AB_VARIANTS="name=options;
 # name=options", each compiled to workloads-<name>.so with those pw-compile

@@ -2,16 +2,19 @@
 """GPU benchmark of the compiled kernel families against PyTorch eager and
 torch.compile (Inductor), in one process, on the 13 workloads of
 ../shared/bench/peers.py (mirrored here: same names, shapes, dtypes and byte
-counts; peers.py itself is not imported, the GPU machine does not have it).
+counts; peers.py is imported only for FlagGems' implementations, below).
 
 For each workload: our family through ``Family.__call__`` (output allocated
 per call with torch.empty, like the eager op), PyTorch eager, Inductor with
 static shapes (``dynamic=False``) and with dynamic shapes (``dynamic=True``),
-each timed with ``triton.testing.do_bench(warmup=25, rep=100,
-return_mode="median")``. Effective bandwidth = the workload's unique bytes
+and FlagGems' ``pointwise_dynamic`` kernels (peers.py's own
+``flaggems_impls``, where the bundle carries peers.py and FlagGems' source:
+``--flaggems``), each timed with ``triton.testing.do_bench(warmup=25,
+rep=100, return_mode="median")``. Effective bandwidth = the workload's unique bytes
 read + written / median time, shown as a percentage of the measured
 device-to-device copy bandwidth (like peers.py). Before timing, our outputs
-are poisoned with NaN and compared with eager's on every element.
+are poisoned with NaN and compared with eager's on every element (FlagGems'
+too, reported but not failing the run).
 
 Beside them, in the same rounds, a dense copy of the workload's byte count
 (torch's ``copy_`` reading and writing half of it each): the ceiling of
@@ -35,7 +38,7 @@ and ``Family.__call__`` (the C call, FamilyCall, where the bundle has
 _fastcall.abi3.so) beside the generated Python it replaces.
 
     python3 gpu_bench.py [--workloads a,b] [--no-inductor] [--lib workloads.so]
-                         [--decorator]
+                         [--decorator] [--flaggems DIR]
 
 --decorator measures the Python front end instead (``@pw.pointwise``
 functions, python_bindings/pointwise/_pointwise.py): the same scalar bodies
@@ -321,11 +324,24 @@ def check(case, family_name):
         o.fill_(float("nan"))
     case.ours(*case.args, *outs)
     variant = F[family_name].last_variant()
-    refs = case.eager(*case.args)
+    err, ok = compare(outs, case.eager(*case.args), case)
+    del outs
+    return err, ok, variant
+
+
+def compare(results, refs, case):
+    """(max abs error, whether every element is within the case's
+    tolerance) of results against eager's refs (a tensor or a tuple each)."""
+    if not isinstance(results, (tuple, list)):
+        results = (results,)
     if not isinstance(refs, (tuple, list)):
         refs = (refs,)
+    if len(results) != len(refs):
+        return float("inf"), False
     err, ok = 0.0, True
-    for o, r in zip(outs, refs):
+    for o, r in zip(results, refs):
+        if o.shape != r.shape:
+            return float("inf"), False
         o, r = o.double(), r.double()
         diff = (o - r).abs()
         bad = torch.isnan(diff) | (diff > case.atol + case.rtol * r.abs())
@@ -333,8 +349,7 @@ def check(case, family_name):
             ok = False
         diff[torch.isnan(diff)] = float("inf")
         err = max(err, float(diff.max()) if diff.numel() else 0.0)
-    del outs, refs
-    return err, ok, variant
+    return err, ok
 
 
 FAMILY_OF = {
@@ -347,7 +362,27 @@ FAMILY_OF = {
     "rank5_sliced_scalar_f32": "scale_shift_f32", "polar_2out_f32": "polar_f32",
 }
 
-PEERS = ("eager", "inductor", "inductordyn")
+PEERS = ("eager", "inductor", "inductordyn", "flaggems")
+
+
+def load_flaggems(source):
+    """FlagGems' pointwise_dynamic implementations of the 13 workloads,
+    {name: callable}, from peers.py's flaggems_impls() (peers.py beside this
+    script, as gpu-bundle.sh copies it) with FlagGems' source directory
+    `source` (holding flag_gems/) first on sys.path; or (None, why)."""
+    if not source:
+        return None, "no FlagGems source (--flaggems or FLAGGEMS_SRC)"
+    if not (pathlib.Path(source) / "flag_gems" / "__init__.py").is_file():
+        return None, "%s holds no flag_gems package" % source
+    if not (HERE / "peers.py").is_file():
+        return None, "no peers.py beside %s" % pathlib.Path(__file__).name
+    sys.path.insert(0, str(source))
+    sys.path.insert(0, str(HERE))
+    try:
+        import peers
+        return peers.flaggems_impls(), None
+    except Exception as e:  # noqa: BLE001 (any import or Triton failure)
+        return None, "FlagGems failed to load: %s" % repr(e)[:300]
 
 
 class _Decorated:
@@ -427,6 +462,11 @@ def main():
                         help="time every implementation this many times, "
                         "interleaved, and report medians (one do_bench "
                         "moves by up to half a point between calls)")
+    parser.add_argument("--flaggems", default=os.environ.get("FLAGGEMS_SRC", ""),
+                        help="FlagGems' source directory (the one holding "
+                        "flag_gems/; default: $FLAGGEMS_SRC, else flaggems/ "
+                        "beside this script): times its pointwise_dynamic "
+                        "kernels, as peers.py does, as a fourth peer")
     parser.add_argument("--json", default="", help="also write the numbers "
                         "here (default: $OUT/bench.json when OUT is set)")
     options = parser.parse_args()
@@ -450,6 +490,11 @@ def main():
     else:
         F = {name: library.family(name) for name in set(FAMILY_OF.values())}
 
+    flaggems_source = options.flaggems or (
+        str(HERE / "flaggems") if (HERE / "flaggems").is_dir() else "")
+    flaggems, flaggems_why = (None, "not asked for") if options.decorator \
+        else load_flaggems(flaggems_source)
+
     g = torch.Generator(device=dev).manual_seed(0)
     props = torch.cuda.get_device_properties(0)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -461,6 +506,8 @@ def main():
     print("families: %s (runtime %s)" % (lib_path, library.runtime.path))
     print("persisting L2 lines reset before each measurement: %s"
           % ("yes" if RESET_PERSISTING_L2 else "no"))
+    print("FlagGems: %s" % ("pointwise_dynamic from %s" % flaggems_source
+                            if flaggems else flaggems_why), flush=True)
     ceiling = copy_bw()
     print("copy bandwidth: %.0f GB/s" % ceiling, flush=True)
     # What do_bench measures for a launch that moves nothing.
@@ -473,7 +520,8 @@ def main():
            "copy_GBps": ceiling, "library": str(lib_path),
            "empty_launch_us": launch_floor_ms * 1e3,
            "reset_persisting_l2": RESET_PERSISTING_L2,
-           "rounds": options.rounds, "rows": []}
+           "rounds": options.rounds, "rows": [],
+           "flaggems": flaggems_source if flaggems else flaggems_why}
 
     failed = False
     for name in names:
@@ -500,6 +548,16 @@ def main():
             row["ours_err"] = repr(e)[:300]
             print("%s: our call failed: %s" % (name, row["ours_err"]), flush=True)
         timed["eager"] = lambda: eager(*args)
+        if flaggems:
+            try:
+                fg_call = flaggems[name]
+                fg_err, fg_ok = compare(fg_call(*args), eager(*args), case)
+                row.update(flaggems_max_err=fg_err, flaggems_ok=fg_ok)
+                timed["flaggems"] = lambda: fg_call(*args)
+            except Exception as e:  # noqa: BLE001
+                row["flaggems_err"] = repr(e)[:300]
+                print("%s: FlagGems failed: %s" % (name, row["flaggems_err"]),
+                      flush=True)
         copy_call, copy_buffers = same_bytes_copy(case.bytes)
         timed["copy"] = copy_call
         if not options.no_inductor:
@@ -585,6 +643,12 @@ def main():
             lat["small_inductor_us"] = small_latency(cf, (a, b))
         except Exception as e:  # noqa: BLE001
             lat["small_inductor_err"] = repr(e)[:200]
+    if flaggems:
+        try:  # about 100 us per call: one pass of 2000
+            lat["small_flaggems_us"] = small_latency(
+                flaggems["add_contig_f32"], (a, b), iters=2000)
+        except Exception as e:  # noqa: BLE001
+            lat["small_flaggems_err"] = repr(e)[:200]
     res.update(lat)
 
     # The table.
@@ -600,9 +664,10 @@ def main():
           "(%.2f us)." % (options.rounds, launch_floor_ms * 1e3))
     print()
     print("| workload | ours % | eager % | inductor % | inductor-dyn % | "
-          "ratio ours/best peer | per round | copy of the bytes % | "
-          "ours / copy % | copy rate + empty launch % | max err | variant |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "FlagGems % | ratio ours/best peer | per round | "
+          "copy of the bytes % | ours / copy % | copy rate + empty launch % | "
+          "max err | variant |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in res["rows"]:
         v = row.get("variant")
         vtext = ("r%d i%d %s" % (v["rank"], v["index_bitwidth"], v["strategy"])
@@ -613,10 +678,14 @@ def main():
         rounds = row.get("ratio_rounds")
         spread = ("%.3f-%.3f" % (min(rounds), max(rounds)) if rounds
                   else "—")
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        flaggems_pct = fmt(row.get("flaggems_pct"))
+        if "flaggems_ok" in row and not row["flaggems_ok"]:
+            flaggems_pct += " (wrong: %.2g)" % row["flaggems_max_err"]
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             row["name"], fmt(row.get("ours_pct")), fmt(row.get("eager_pct")),
             fmt(row.get("inductor_pct")), fmt(row.get("inductordyn_pct")),
-            fmt(row.get("ratio"), "%.3f"), spread, fmt(row.get("copy_pct")),
+            flaggems_pct, fmt(row.get("ratio"), "%.3f"), spread,
+            fmt(row.get("copy_pct")),
             fmt(row.get("ours_of_copy_pct")),
             fmt(row.get("copy_rate_plus_launch_pct")), err, vtext))
     print()
@@ -645,6 +714,9 @@ def main():
     if "small_inductor_us" in lat:
         print("  inductor (static):                           %.2f us"
               % lat["small_inductor_us"])
+    if "small_flaggems_us" in lat:
+        print("  FlagGems pointwise_dynamic a + b:            %.2f us"
+              % lat["small_flaggems_us"])
 
     path = options.json or (os.path.join(os.environ["OUT"], "bench.json")
                             if os.environ.get("OUT") else "")
