@@ -14,7 +14,8 @@ rep=100, return_mode="median")``. Effective bandwidth = the workload's unique by
 read + written / median time, shown as a percentage of the measured
 device-to-device copy bandwidth (like peers.py). Before timing, our outputs
 are poisoned with NaN and compared with eager's on every element (FlagGems'
-too, reported but not failing the run).
+too: a difference beyond the tolerance is shown beside its figure, and does
+not fail the run).
 
 Beside them, in the same rounds, a dense copy of the workload's byte count
 (torch's ``copy_`` reading and writing half of it each): the ceiling of
@@ -680,7 +681,10 @@ def main():
                   else "—")
         flaggems_pct = fmt(row.get("flaggems_pct"))
         if "flaggems_ok" in row and not row["flaggems_ok"]:
-            flaggems_pct += " (wrong: %.2g)" % row["flaggems_max_err"]
+            # Outside the tolerance ours is held to: Triton contracts
+            # x * 3 + 1 into an FMA, eager rounds twice (rank5_sliced).
+            flaggems_pct += " (differs from eager by up to %.2g)" % (
+                row["flaggems_max_err"])
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             row["name"], fmt(row.get("ours_pct")), fmt(row.get("eager_pct")),
             fmt(row.get("inductor_pct")), fmt(row.get("inductordyn_pct")),
