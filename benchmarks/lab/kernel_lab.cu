@@ -675,3 +675,99 @@ GRID_ROWS(srows, scalarRowsTile, 512, 4, 1)
 GRID_ROWS(arows, alignedRowsTile, 512, 4, 0)
 GRID_ROWS(arows, alignedRowsTile, 512, 4, 1)
 GRID_ROWS(arows, alignedRowsTile, 128, 2, 0)
+
+// Hopper's bulk asynchronous copies (the TMA unit, 1-D form: no tensor map),
+// for the eighteenth session's question whether they stream rank5_sliced's
+// bytes faster than loads and stores from threads. One thread of a block
+// moves its whole chunk: cp.async.bulk global -> shared, completing on an
+// mbarrier, then shared -> global. Addresses and sizes are multiples of 16.
+__device__ uint32_t sharedAddress(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ void bulkLoad(void *shared, const void *global, uint32_t bytes,
+                         uint64_t *barrier) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+               "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
+               "bytes [%2], [%3], %1, [%0];"
+               :
+               : "r"(sharedAddress(barrier)), "r"(bytes),
+                 "r"(sharedAddress(shared)), "l"(global)
+               : "memory");
+}
+
+__device__ void waitBarrier(uint64_t *barrier, uint32_t phase) {
+  asm volatile("{\n .reg .pred done;\n"
+               "wait:\n"
+               " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+               " @!done bra wait;\n}"
+               :
+               : "r"(sharedAddress(barrier)), "r"(phase)
+               : "memory");
+}
+
+__device__ void initBarrier(uint64_t *barrier) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n"
+               "fence.mbarrier_init.release.cluster;"
+               :
+               : "r"(sharedAddress(barrier))
+               : "memory");
+}
+
+// Shared -> global, waiting until the shared buffer has been read (the
+// block may exit then: the writes complete on their own).
+__device__ void bulkStore(void *global, const void *shared, uint32_t bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n"
+               "cp.async.bulk.commit_group;\n"
+               "cp.async.bulk.wait_group.read 0;"
+               :
+               : "l"(global), "r"(sharedAddress(shared)), "r"(bytes)
+               : "memory");
+}
+
+// A dense copy, CHUNK bytes per block.
+#define BULK_COPY(CHUNK)                                                       \
+  extern "C" __global__ void __launch_bounds__(32)                             \
+      bcopy_##CHUNK(const char *x, char *out) {                                \
+    extern __shared__ __align__(128) char buffer[];                            \
+    __shared__ uint64_t barrier;                                               \
+    if (threadIdx.x != 0)                                                      \
+      return;                                                                  \
+    initBarrier(&barrier);                                                     \
+    int64_t first = int64_t(blockIdx.x) * CHUNK;                               \
+    bulkLoad(buffer, x + first, CHUNK, &barrier);                              \
+    waitBarrier(&barrier, 0);                                                  \
+    bulkStore(out + first, buffer, CHUNK);                                     \
+  }
+BULK_COPY(8192)
+BULK_COPY(16384)
+BULK_COPY(32768)
+
+// rank5_sliced with bulk copies: block b takes plane b of x (64 rows of 65
+// floats, contiguous and 16-byte aligned: the 65th is the slice's gap),
+// loads the whole plane, computes its 64 x 64 outputs into a second buffer
+// and stores them (contiguous). `planeStride` is x's stride between planes
+// (rows per slab x 65), `slab` the planes per slab (32) and `slabStride`
+// x's stride between slabs, in floats.
+extern "C" __global__ void __launch_bounds__(256)
+    brank5(const float *x, float *out, int planes, int64_t planeStride,
+           int64_t slabStride) {
+  __shared__ __align__(128) float in[64 * 65];
+  __shared__ __align__(128) float result[64 * 64];
+  __shared__ uint64_t barrier;
+  int64_t plane = blockIdx.x;
+  const float *source =
+      x + (plane / planes) * slabStride + (plane % planes) * planeStride;
+  if (threadIdx.x == 0) {
+    initBarrier(&barrier);
+    bulkLoad(in, source, sizeof(in), &barrier);
+  }
+  __syncthreads();
+  waitBarrier(&barrier, 0);
+  for (int i = threadIdx.x; i < 64 * 64; i += 256)
+    result[i] = __fadd_rn(__fmul_rn(in[(i >> 6) * 65 + (i & 63)], 3.0f), 1.0f);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0)
+    bulkStore(out + plane * 64 * 64, result, sizeof(result));
+}

@@ -82,6 +82,12 @@ class Cubin:
         return launch
 
 
+    def allow_shared(self, name, shared):
+        """Lets `name` use `shared` bytes of dynamic shared memory (above
+        the 48 KiB default)."""
+        self._check(self.cuda.cuFuncSetAttribute(
+            self.function(name), 8, shared), "cuFuncSetAttribute")
+
     def occupancy(self, name, block, shared):
         """Resident blocks per SM of `name` as the driver computes it."""
         n = ctypes.c_int()
@@ -405,6 +411,72 @@ def grids(lab, ceiling, rounds):
         torch.cuda.empty_cache()
 
 
+def bulk(lab, ceiling, rounds):
+    """Hopper's bulk asynchronous copies (1-D TMA): dense copies of
+    rank5_sliced's 2 x 64 MiB in chunks of 8, 16 and 32 KiB per block
+    against torch's copy_ and the grid experiment's best thread copy, and
+    rank5_sliced itself with one plane per block loaded whole (gaps
+    included) against ours and Inductor."""
+    case = gb.W["rank5_sliced_scalar_f32"]()
+    (x,) = case.args
+    dense = gb.rnd(x.numel())
+    target = torch.empty_like(dense)
+    copies = [("torch copy_", lambda: target.copy_(dense))]
+    name = "gcopy_t512_s4_o0_p0"
+    copies.append((name, lab.launcher(
+        name, (x.numel() // (512 * 4 * 4), 1), 512,
+        [ptr(dense), ptr(target), ctypes.c_int64(dense.numel())])))
+    for chunk in (8192, 16384, 32768):
+        name = "bcopy_%d" % chunk
+        lab.allow_shared(name, chunk)
+        copies.append((name, lab.launcher(
+            name, (dense.numel() * 4 // chunk, 1), 32,
+            [ptr(dense), ptr(target)], shared=chunk)))
+    for label, fn in copies[1:]:
+        target.zero_()
+        fn()
+        torch.cuda.synchronize()
+        if not torch.equal(target, dense):
+            sys.exit("kernel_lab: %s is not a copy" % label)
+    samples = {label: [] for label, _ in copies}
+    for _ in range(rounds):
+        for label, fn in copies:
+            samples[label].append(gb.bench(fn))
+    show("dense copy of rank5's bytes", samples, dense.numel() * 8, ceiling)
+
+    expected = case.eager(x)
+    out = torch.empty_like(expected)
+    compiled = torch.compile(case.eager, dynamic=False)
+    compiled(x)
+    planes = x.shape[0] * x.shape[1] * x.shape[2]
+    rows_ = [("ours", lambda: case.ours(x, out)),
+             ("inductor", lambda: compiled(x)),
+             ("brank5", lab.launcher(
+                 "brank5", (planes, 1), 256,
+                 [ptr(x), ptr(out), ctypes.c_int(x.shape[2]),
+                  ctypes.c_int64(x.stride(2)), ctypes.c_int64(x.stride(1))]))]
+    out.zero_()
+    rows_[2][1]()
+    torch.cuda.synchronize()
+    if not torch.equal(out, expected):
+        sys.exit("kernel_lab: brank5 differs from eager (max %g)"
+                 % float((out - expected).abs().max()))
+    samples = {label: [] for label, _ in rows_}
+    for _ in range(rounds):
+        for label, fn in rows_:
+            samples[label].append(gb.bench(fn))
+    show("rank5_sliced_scalar_f32", samples, case.bytes, ceiling)
+
+
+def show(name, samples, nbytes, ceiling):
+    """Each candidate's median % of copy bandwidth, then print_paired."""
+    print("%s: %s" % (name, ", ".join(
+        "%s %.1f" % (label, 100 * nbytes / (statistics.median(ms) * 1e-3)
+                     / 1e9 / ceiling) for label, ms in samples.items())),
+        flush=True)
+    print_paired(name, samples, nbytes, ceiling)
+
+
 def relaunch_triton(lab, name, ceiling, rounds):
     """Inductor's kernel for 1-D workload `name` (inputs, then the output,
     then the element count), launched by Inductor and by a plain
@@ -525,6 +597,10 @@ def main():
                         "rank5_sliced itself with persistent grids and L2 "
                         "prefetch sizes, and copies of other sizes beside "
                         "an empty kernel, instead")
+    parser.add_argument("--bulk", action="store_true",
+                        help="time dense copies of rank5_sliced's bytes and "
+                        "rank5_sliced itself with bulk asynchronous copies "
+                        "(1-D TMA) instead")
     options = parser.parse_args()
     gb.use_library(options.lib)
     gb.g = torch.Generator(device=gb.dev).manual_seed(0)
@@ -552,6 +628,9 @@ def main():
         return
     if options.grids:
         grids(lab, ceiling, options.rounds)
+        return
+    if options.bulk:
+        bulk(lab, ceiling, options.rounds)
         return
     if options.placement:
         for name in options.placement.split(","):
