@@ -493,8 +493,9 @@ def main():
 
     flaggems_source = options.flaggems or (
         str(HERE / "flaggems") if (HERE / "flaggems").is_dir() else "")
-    flaggems, flaggems_why = (None, "not asked for") if options.decorator \
-        else load_flaggems(flaggems_source)
+    flaggems, flaggems_why = (
+        (None, "not timed with --decorator (ours are the front end's then)")
+        if options.decorator else load_flaggems(flaggems_source))
 
     g = torch.Generator(device=dev).manual_seed(0)
     props = torch.cuda.get_device_properties(0)

@@ -19,10 +19,12 @@ using namespace pointwise::runtime;
 namespace {
 /// The function mgpuModuleGetFunction returned last on this thread, right
 /// after making sure its context is current, and the driver. Generated code
-/// launches it right away (gpu-to-llvm emits the lookup, then the launch, with
-/// nothing between), so the launch does not check the context again: a
-/// context switched in between, as only hand-written callers could, makes
-/// the driver reject the launch, which is reported as any launch error.
+/// launches it right away (gpu-to-llvm emits the lookup, then the launch;
+/// the synchronous pipeline creates a stream in between, which checks the
+/// context itself), so the first launch after the lookup does not check the
+/// context again: a context switched or popped in between, as only
+/// hand-written callers could, makes the driver reject the launch, which is
+/// reported as any launch error.
 struct ResolvedFunction {
   CUfunction function;
   const CudaDriver *driver;

@@ -261,9 +261,10 @@ typedef struct pwFamily {
  * and launches it. Empty outputs launch nothing.
  *
  * Each thread remembers its last few successful decisions, keyed on the
- * family table's contents and the words of every memref descriptor (not the
- * scalars): a call with exactly the same ones launches the same variant with
- * the same descriptors without analyzing the layouts again. */
+ * family table's contents (but for the variants not launched) and the words
+ * of every memref descriptor (not the scalars): a call with exactly the same
+ * ones launches the same variant with the same descriptors without
+ * analyzing the layouts again. */
 PW_RUNTIME_API pwStatus pwFamilyLaunch(const pwFamily *family, void **args);
 
 /* For a launch whose outputs the caller allocates: the broadcast of the
