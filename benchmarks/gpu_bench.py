@@ -574,7 +574,19 @@ def main():
         samples = {k: [] for k in keys}
         for r in range(options.rounds):
             for k in keys[r % len(keys):] + keys[:r % len(keys)]:
-                samples[k].append(bench(timed[k]))
+                if k not in timed:
+                    continue
+                try:
+                    samples[k].append(bench(timed[k]))
+                except Exception as e:  # noqa: BLE001 (a launch that fails
+                    # only under do_bench: that implementation is dropped)
+                    row[k + "_err"] = repr(e)[:300]
+                    print("%s: %s failed while timed: %s"
+                          % (name, k, row[k + "_err"]), flush=True)
+                    del timed[k]
+                    failed |= k == "ours"
+        keys = [k for k in keys if k in timed]
+        samples = {k: samples[k] for k in keys}
         for k in keys:
             row[k + "_ms"] = statistics.median(samples[k])
             row[k + "_ms_rounds"] = samples[k]
@@ -588,13 +600,13 @@ def main():
             rounds = [min(samples[k][r] for k in PEERS if k in samples)
                       / samples["ours"][r] for r in range(options.rounds)]
             row["ratio_rounds"] = rounds
-        if "ours_ms" in row:
+        if "ours_ms" in row and "copy_ms" in row:
             row["ours_of_copy_pct"] = 100 * row["copy_ms"] / row["ours_ms"]
         res["rows"].append(row)
         print("%-26s " % name + "  ".join(
             "%s=%8.1fus (%5.1f%%)" % (k, row[k + "_ms"] * 1e3, row[k + "_pct"])
             for k in ("ours",) + PEERS if k + "_ms" in row)
-            + ("  same-bytes copy=%.1f%%" % row["copy_pct"])
+            + ("  same-bytes copy=%s%%" % fmt(row.get("copy_pct")))
             + ("  copy rate + empty launch=%.1f%%"
                % row["copy_rate_plus_launch_pct"])
             + ("  ratio=%.3f (rounds %.3f-%.3f)" % (
