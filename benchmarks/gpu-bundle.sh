@@ -41,14 +41,34 @@
 #                               bare clone whose HEAD is used): the fourth
 #                               peer of gpu_bench.py. Not part of this
 #                               repository; nothing of it is committed.
+#
+#   bash benchmarks/gpu-bundle.sh --jit [--build] [BUILD_DIR]
+#
+# builds gpu-bundle-jit/ instead, for the GPU lit tests (test/Integration/GPU/
+# *.test, `REQUIRES: cuda`: pw-run --target=cuda, its JIT and --check):
+#   pw-run.xz                   pw-run-static (MLIR and LLVM linked in, from
+#                               a build configured with
+#                               -DPOINTWISE_STATIC_C_API=ON), xz-compressed
+#   libPointwiseRuntime.so, gpu_lit_runner.py (test/lit-support: the RUN
+#   and CHECK lines without lit or FileCheck), MANIFEST
+# The tests and their inputs come from the work tree the device copies. Then,
+# on the GPU machine: bash benchmarks/gpu-run.sh gpu-bundle-jit
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 do_build=0
-if [[ "${1:-}" == "--build" ]]; then
-  do_build=1
+jit=0
+while [[ "${1:-}" == --* ]]; do
+  case "$1" in
+  --build) do_build=1 ;;
+  --jit) jit=1 ;;
+  *)
+    echo "gpu-bundle: unknown option $1" >&2
+    exit 2
+    ;;
+  esac
   shift
-fi
+done
 build=$(cd "${1:-$root/build}" && pwd)
 bundle="$root/gpu-bundle"
 staging="$root/gpu-bundle.tmp"
@@ -58,6 +78,43 @@ max_mib=${PW_BUNDLE_MAX_MIB:-56}
 compiler="$build/lib/libPointwiseCStatic.so"
 
 say() { echo "gpu-bundle: $*"; }
+
+manifest() {
+  echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(uname -n)"
+  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)')"
+  echo "g++: $(g++ --version | head -1)"
+  (cd "$staging" && ls -l)
+}
+
+if ((jit)); then
+  bundle="$root/gpu-bundle-jit"
+  staging="$root/gpu-bundle-jit.tmp"
+  pwrun="$build/bin/pw-run-static"
+  if ((do_build)); then
+    say "building pw-run-static and PointwiseRuntime in $build"
+    cmake --build "$build" --target pw-run-static PointwiseRuntime
+  fi
+  for f in "$pwrun" "$runtime"; do
+    if [[ ! -e "$f" ]]; then
+      say "missing $f (configure with -DPOINTWISE_STATIC_C_API=ON and" \
+        "build pw-run-static, or pass --build)" >&2
+      exit 1
+    fi
+  done
+  rm -rf "$staging"
+  mkdir -p "$staging"
+  trap 'rm -rf "$staging"' EXIT
+  cp "$runtime" "$root/test/lit-support/gpu_lit_runner.py" "$staging/"
+  say "compressing $pwrun -> pw-run.xz (a minute or two)"
+  xz -T2 -6 -c "$pwrun" >"$staging/pw-run.xz"
+  manifest >"$staging/MANIFEST"
+  rm -rf "$bundle"
+  mv "$staging" "$bundle"
+  trap - EXIT
+  say "wrote $bundle ($(du -sh "$bundle" | cut -f1)); on the GPU machine:" \
+    "bash benchmarks/gpu-run.sh gpu-bundle-jit (carry gpu-bundle-jit)"
+  exit 0
+fi
 
 if ((do_build)); then
   say "building pw-compile and PointwiseRuntime in $build"
@@ -222,11 +279,8 @@ except OSError as e:
 EOF
 
 {
-  echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(uname -n)"
-  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)')"
   echo "pw-compile: $pwc"
-  echo "g++: $(g++ --version | head -1)"
-  (cd "$staging" && ls -l)
+  manifest
 } >"$staging/MANIFEST"
 
 size_kib=$(du -sk "$staging" | cut -f1)

@@ -3,6 +3,11 @@
 # made by benchmarks/gpu-bundle.sh:
 #
 #   bash benchmarks/gpu-run.sh [gpu-bundle]
+#   bash benchmarks/gpu-run.sh gpu-bundle-jit     (gpu-bundle.sh --jit)
+#
+# The second runs the GPU lit tests (test/Integration/GPU/*.test: pw-run
+# --target=cuda) with the bundle's statically linked pw-run: steps info,
+# lit, and lit-sanitizer (the same under compute-sanitizer's memcheck).
 #
 # Steps (each one's output also goes to $OUT/<step>.log when OUT is set):
 #   info       nvidia-smi -L, versions of torch, triton, compute-sanitizer
@@ -39,13 +44,19 @@
 set -uo pipefail
 
 bundle=${1:-gpu-bundle}
-if [[ ! -f "$bundle/workloads.so" ]]; then
+jit=0
+if [[ -f "$bundle/pw-run.xz" ]]; then
+  jit=1                             # gpu-bundle.sh --jit: the lit tests only
+elif [[ ! -f "$bundle/workloads.so" ]]; then
   echo "gpu-run: no $bundle/workloads.so; build it with benchmarks/gpu-bundle.sh" \
        "and carry gpu-bundle" >&2
   exit 2
 fi
 bundle=$(cd "$bundle" && pwd)
-steps=",${PW_STEPS:-info,test,differential,host,bench,python,bench-decorator,sanitizer,sanitizer-differential},"
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+default_steps=info,test,differential,host,bench,python,bench-decorator,sanitizer,sanitizer-differential
+((jit)) && default_steps=info,lit,lit-sanitizer
+steps=",${PW_STEPS:-$default_steps},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -106,6 +117,32 @@ show_info() {
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 pytest_common=(-p no:cacheprovider -rsxX)
 
+# unxz SOURCE TARGET, without the xz tool (not on every GPU machine).
+unxz_to() {
+  python3 -c 'import lzma, shutil, sys
+with lzma.open(sys.argv[1]) as f, open(sys.argv[2], "wb") as g:
+    shutil.copyfileobj(f, g)' "$1" "$2"
+}
+
+if ((jit)); then
+  # The GPU lit tests: pw-run --target=cuda JIT-compiles each module's maps
+  # into a family on this machine and checks it against the CPU reference.
+  [[ -f "$bundle/pw-run" ]] || unxz_to "$bundle/pw-run.xz" "$bundle/pw-run"
+  chmod +x "$bundle/pw-run"
+  lit_tests=("$root"/test/Integration/GPU/*.test)
+  run_step info show_info
+  run_step lit python3 "$bundle/gpu_lit_runner.py" \
+    --tool pw-run="$bundle/pw-run" --root "$root" "${lit_tests[@]}"
+  run_step lit-sanitizer python3 "$bundle/gpu_lit_runner.py" \
+    --tool pw-run="$bundle/pw-run" --root "$root" \
+    --wrapper "$sanitizer --tool memcheck --error-exitcode 1 --print-limit 50" \
+    "${lit_tests[@]}"
+  echo
+  echo "=== summary"
+  printf '%s\n' "${summary[@]}" | tee ${logs:+"$logs/summary.txt"}
+  exit $status
+fi
+
 run_step info show_info
 # shellcheck disable=SC2086
 run_step test python3 -m pytest -q "${pytest_common[@]}" ${PW_TEST_ARGS:-} \
@@ -117,9 +154,7 @@ fi
 run_step host "$bundle/host_overhead" "${PW_HOST_CALLS:-100000}"
 # The compiler, for @pw.pointwise (bench times it beside Family.__call__).
 if [[ -f "$bundle/libPointwiseC.so.xz" && ! -f "$bundle/libPointwiseC.so" ]]; then
-  python3 -c 'import lzma, shutil, sys
-with lzma.open(sys.argv[1]) as f, open(sys.argv[2], "wb") as g:
-    shutil.copyfileobj(f, g)' "$bundle/libPointwiseC.so.xz" "$bundle/libPointwiseC.so"
+  unxz_to "$bundle/libPointwiseC.so.xz" "$bundle/libPointwiseC.so"
 fi
 export POINTWISE_CACHE_DIR=${POINTWISE_CACHE_DIR:-/tmp/pointwise-cache}
 # shellcheck disable=SC2086

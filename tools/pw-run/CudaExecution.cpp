@@ -33,7 +33,8 @@ llvm::Error runtimeError(pwStatus status, const llvm::Twine &what) {
 } // namespace
 
 llvm::Expected<std::unique_ptr<CudaExecution>>
-CudaExecution::create(ModuleOp module, llvm::StringRef entry) {
+CudaExecution::create(ModuleOp module, llvm::StringRef entry,
+                      llvm::StringRef gpuFormat) {
   int devices = 0;
   PW_CHECK(pwGetDeviceCount(&devices), "--target=cuda");
   if (devices == 0)
@@ -46,11 +47,14 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry) {
   OwningOpRef<ModuleOp> copy = module.clone();
   FamilyOptions options;
   options.chip = arch;
+  options.format = gpuFormat.str();
   options.functions = {entry.str()};
   std::vector<FamilySpec> families;
   bool compiled = false;
-  ExecutionEngineOptions engineOptions;
-  engineOptions.llvmModuleBuilder =
+  // A named object: the options keep only a function_ref to it, which a
+  // lambda assigned there directly would leave dangling once the statement
+  // ended (every --target=cuda run crashed reading freed stack).
+  auto buildHostModule =
       [&](Operation *op,
           llvm::LLVMContext &context) -> std::unique_ptr<llvm::Module> {
     std::unique_ptr<llvm::Module> host = compileFamilies(
@@ -58,6 +62,8 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry) {
     compiled = host != nullptr;
     return host;
   };
+  ExecutionEngineOptions engineOptions;
+  engineOptions.llvmModuleBuilder = buildHostModule;
   auto transformer = makeOptimizingTransformer(2, 0, nullptr);
   engineOptions.transformer = transformer;
   auto engine = ExecutionEngine::create(*copy, engineOptions);
@@ -69,6 +75,9 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry) {
                    "(diagnostics above)");
   }
   execution->engine = std::move(*engine);
+  // Runs the host module's constructors: they register its GPU binary
+  // (mgpuModuleLoad), which the family's variants launch from.
+  execution->engine->initialize();
   auto table = execution->engine->lookup(("pw_family_" + entry).str());
   if (!table)
     return table.takeError();

@@ -31,10 +31,13 @@ namespace pointwise::run {
 
 class CudaExecution {
 public:
-  /// Fails with the runtime's message when there is no driver or device,
-  /// before compiling anything.
+  /// Compiles `entry` into a kernel family for device 0, its GPU code
+  /// embedded as `gpuFormat` (pw-compile's --format: fatbin, bin or isa),
+  /// and loads it. Fails with the runtime's message when there is no driver
+  /// or device, before compiling anything.
   static llvm::Expected<std::unique_ptr<CudaExecution>>
-  create(mlir::ModuleOp module, llvm::StringRef entry);
+  create(mlir::ModuleOp module, llvm::StringRef entry,
+         llvm::StringRef gpuFormat);
   ~CudaExecution();
 
   /// Allocates a device buffer per memref argument and copies the host

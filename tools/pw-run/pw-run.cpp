@@ -145,6 +145,12 @@ llvm::cl::opt<std::string> dumpOutputs(
                    "--dump-inputs does; with --check, those of the reference "
                    "lowering"),
     llvm::cl::value_desc("dir"), llvm::cl::cat(runOptions));
+llvm::cl::opt<std::string> gpuFormat(
+    "gpu-format",
+    llvm::cl::desc("GPU code of --target=cuda, as pw-compile's --format: "
+                   "fatbin (cubin + PTX, needs the CUDA toolkit's ptxas), bin "
+                   "(cubin) or isa (PTX, compiled by the driver)"),
+    llvm::cl::init("fatbin"), llvm::cl::cat(runOptions));
 llvm::cl::opt<unsigned> maxMismatches(
     "max-mismatches",
     llvm::cl::desc("Differences printed per argument with --check"),
@@ -417,6 +423,11 @@ int main(int argc, char **argv) {
   if (target == Target::Cuda && lowering.getNumOccurrences())
     return fail("--lowering applies to --target=cpu (--target=cuda runs the "
                 "kernel family, checked against the reference lowering)");
+  if (target != Target::Cuda && gpuFormat.getNumOccurrences())
+    return fail("--gpu-format needs --target=cuda (the CPU runs no GPU code)");
+  if (gpuFormat != "fatbin" && gpuFormat != "bin" && gpuFormat != "isa")
+    return fail("--gpu-format must be fatbin, bin or isa, not '" + gpuFormat +
+                "'");
   for (const llvm::cl::Option *option :
        std::initializer_list<const llvm::cl::Option *>{
            &tileStrategy, &indexBitwidth, &tileEdge})
@@ -465,7 +476,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<CudaExecution> cuda;
   if (target == Target::Cuda) {
-    auto created = CudaExecution::create(*module, name);
+    auto created = CudaExecution::create(*module, name, gpuFormat);
     if (!created)
       return fail(llvm::toString(created.takeError()));
     cuda = std::move(*created);
