@@ -41,40 +41,28 @@
 #                               bare clone whose HEAD is used): the fourth
 #                               peer of gpu_bench.py. Not part of this
 #                               repository; nothing of it is committed.
-#
-#   bash benchmarks/gpu-bundle.sh --jit [--build] [BUILD_DIR]
-#
-# builds gpu-bundle-jit/ instead, for the GPU lit tests (test/Integration/GPU/
-# *.test, `REQUIRES: cuda`: pw-run --target=cuda, its JIT and --check):
-#   pw-run.xz                   pw-run-static (MLIR and LLVM linked in, from
-#                               a build configured with
-#                               -DPOINTWISE_STATIC_C_API=ON), xz-compressed
-#   libPointwiseRuntime.so, gpu_lit_runner.py (test/lit-support: the RUN
-#   and CHECK lines without lit or FileCheck), MANIFEST
-# The tests and their inputs come from the work tree the device copies. Then,
-# on the GPU machine: bash benchmarks/gpu-run.sh gpu-bundle-jit
+#   pw-run.xz, gpu_lit_runner.py  pw-run-static (pw-run with MLIR and LLVM
+#                               linked in, same configuration), xz-compressed,
+#                               and test/lit-support/gpu_lit_runner.py: the
+#                               GPU lit tests (test/Integration/GPU/*.test,
+#                               pw-run --target=cuda) without lit or FileCheck
+# The kernel libraries and FlagGems' source are stored xz-compressed too
+# (*.so.xz, flaggems.tar.xz), so that everything fits the device tool's 64
+# MiB; gpu-run.sh unpacks them all first.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 do_build=0
-jit=0
-while [[ "${1:-}" == --* ]]; do
-  case "$1" in
-  --build) do_build=1 ;;
-  --jit) jit=1 ;;
-  *)
-    echo "gpu-bundle: unknown option $1" >&2
-    exit 2
-    ;;
-  esac
+if [[ "${1:-}" == "--build" ]]; then
+  do_build=1
   shift
-done
+fi
 build=$(cd "${1:-$root/build}" && pwd)
 bundle="$root/gpu-bundle"
 staging="$root/gpu-bundle.tmp"
 pwc="$build/bin/pw-compile"
 runtime="$build/lib/libPointwiseRuntime.so"
-max_mib=${PW_BUNDLE_MAX_MIB:-56}
+max_mib=${PW_BUNDLE_MAX_MIB:-60}
 compiler="$build/lib/libPointwiseCStatic.so"
 
 say() { echo "gpu-bundle: $*"; }
@@ -86,35 +74,6 @@ manifest() {
   (cd "$staging" && ls -l)
 }
 
-if ((jit)); then
-  bundle="$root/gpu-bundle-jit"
-  staging="$root/gpu-bundle-jit.tmp"
-  pwrun="$build/bin/pw-run-static"
-  if ((do_build)); then
-    say "building pw-run-static and PointwiseRuntime in $build"
-    cmake --build "$build" --target pw-run-static PointwiseRuntime
-  fi
-  for f in "$pwrun" "$runtime"; do
-    if [[ ! -e "$f" ]]; then
-      say "missing $f (configure with -DPOINTWISE_STATIC_C_API=ON and" \
-        "build pw-run-static, or pass --build)" >&2
-      exit 1
-    fi
-  done
-  rm -rf "$staging"
-  mkdir -p "$staging"
-  trap 'rm -rf "$staging"' EXIT
-  cp "$runtime" "$root/test/lit-support/gpu_lit_runner.py" "$staging/"
-  say "compressing $pwrun -> pw-run.xz (a minute or two)"
-  xz -T2 -6 -c "$pwrun" >"$staging/pw-run.xz"
-  manifest >"$staging/MANIFEST"
-  rm -rf "$bundle"
-  mv "$staging" "$bundle"
-  trap - EXIT
-  say "wrote $bundle ($(du -sh "$bundle" | cut -f1)); on the GPU machine:" \
-    "bash benchmarks/gpu-run.sh gpu-bundle-jit (carry gpu-bundle-jit)"
-  exit 0
-fi
 
 if ((do_build)); then
   say "building pw-compile and PointwiseRuntime in $build"
@@ -125,7 +84,7 @@ if ((do_build)); then
     fi
   done
   if grep -q "POINTWISE_STATIC_C_API:BOOL=ON" "$build/CMakeCache.txt"; then
-    cmake --build "$build" --target PointwiseCStatic
+    cmake --build "$build" --target PointwiseCStatic pw-run-static
   fi
 fi
 for f in "$pwc" "$runtime"; do
@@ -199,6 +158,15 @@ if [[ -f "$compiler" ]]; then
 else
   say "no $compiler: @pw.pointwise cannot compile there (configure with" \
     "-DPOINTWISE_STATIC_C_API=ON and build PointwiseCStatic)" >&2
+fi
+pwrun="$build/bin/pw-run-static"
+if [[ -f "$pwrun" ]]; then
+  say "compressing $pwrun -> pw-run.xz (a minute or two)"
+  xz -T2 -6 -c "$pwrun" >"$staging/pw-run.xz"
+  cp "$root/test/lit-support/gpu_lit_runner.py" "$staging/"
+else
+  say "no $pwrun: the GPU lit tests cannot run there (configure with" \
+    "-DPOINTWISE_STATIC_C_API=ON and build pw-run-static)" >&2
 fi
 mkdir -p "$staging/pytests"
 cp "$root"/python_bindings/tests/*.py "$staging/pytests/"
@@ -277,6 +245,19 @@ try:
 except OSError as e:
     print("gpu-bundle:   kernels-bf16-scalar.so does not load here: %s" % e)
 EOF
+
+# The largest files xz-compressed (gpu-run.sh unpacks them): kernel
+# libraries shrink to a quarter, FlagGems' source to a fifth.
+for library in "$staging"/*.so; do
+  case "$(basename "$library")" in
+  libPointwiseRuntime.so | _*.abi3.so) ;;
+  *) xz -T2 -6 "$library" ;;
+  esac
+done
+if [[ -d "$staging/flaggems" ]]; then
+  tar -C "$staging" -cJf "$staging/flaggems.tar.xz" flaggems
+  rm -rf "$staging/flaggems"
+fi
 
 {
   echo "pw-compile: $pwc"

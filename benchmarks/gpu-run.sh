@@ -3,16 +3,16 @@
 # made by benchmarks/gpu-bundle.sh:
 #
 #   bash benchmarks/gpu-run.sh [gpu-bundle]
-#   bash benchmarks/gpu-run.sh gpu-bundle-jit     (gpu-bundle.sh --jit)
 #
-# The second runs the GPU lit tests (test/Integration/GPU/*.test: pw-run
-# --target=cuda) with the bundle's statically linked pw-run: steps info,
-# lit, and lit-sanitizer (the same under compute-sanitizer's memcheck).
+# It first unpacks what the bundle stores compressed (*.xz, flaggems.tar.xz).
 #
 # Steps (each one's output also goes to $OUT/<step>.log when OUT is set):
 #   info       nvidia-smi -L, versions of torch, triton, compute-sanitizer
 #   test       pytest -q on test_families.py (the whole suite)
 #   differential  the differential suite's GPU cases (diff/, when bundled)
+#   lit        the GPU lit tests (test/Integration/GPU/*.test: pw-run
+#              --target=cuda --check and --bench, JIT-compiled here) with the
+#              bundle's statically linked pw-run, through gpu_lit_runner.py
 #   host       host_overhead: host µs per cached C++ call (no Python)
 #   bench      gpu_bench.py: the 13 workloads vs eager and Inductor
 #              (writes $OUT/bench.json)
@@ -24,6 +24,7 @@
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
 #              launch is instrumented; by default only -k "not large"),
 #              then on PW_SANITIZER_DIFF_CASES (60) differential cases
+#              (sanitizer-differential) and the GPU lit tests (lit-sanitizer)
 # The sanitizer runs last so that a run cut short still has the numbers.
 # A failing step does not stop the later ones; the exit status is 1 if any
 # step failed.
@@ -44,23 +45,17 @@
 set -uo pipefail
 
 bundle=${1:-gpu-bundle}
-jit=0
-if [[ -f "$bundle/pw-run.xz" ]]; then
-  jit=1                             # gpu-bundle.sh --jit: the lit tests only
-elif [[ ! -f "$bundle/workloads.so" ]]; then
+if [[ ! -f "$bundle/workloads.so" && ! -f "$bundle/workloads.so.xz" ]]; then
   echo "gpu-run: no $bundle/workloads.so; build it with benchmarks/gpu-bundle.sh" \
        "and carry gpu-bundle" >&2
   exit 2
 fi
 bundle=$(cd "$bundle" && pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-default_steps=info,test,differential,host,bench,python,bench-decorator,sanitizer,sanitizer-differential
-((jit)) && default_steps=info,lit,lit-sanitizer
-steps=",${PW_STEPS:-$default_steps},"
+steps=",${PW_STEPS:-info,test,differential,lit,host,bench,python,bench-decorator,sanitizer,sanitizer-differential,lit-sanitizer},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
-chmod +x "$bundle/host_overhead" 2>/dev/null || true
 
 status=0
 summary=()
@@ -124,24 +119,19 @@ with lzma.open(sys.argv[1]) as f, open(sys.argv[2], "wb") as g:
     shutil.copyfileobj(f, g)' "$1" "$2"
 }
 
-if ((jit)); then
-  # The GPU lit tests: pw-run --target=cuda JIT-compiles each module's maps
-  # into a family on this machine and checks it against the CPU reference.
-  [[ -f "$bundle/pw-run" ]] || unxz_to "$bundle/pw-run.xz" "$bundle/pw-run"
-  chmod +x "$bundle/pw-run"
-  lit_tests=("$root"/test/Integration/GPU/*.test)
-  run_step info show_info
-  run_step lit python3 "$bundle/gpu_lit_runner.py" \
-    --tool pw-run="$bundle/pw-run" --root "$root" "${lit_tests[@]}"
-  run_step lit-sanitizer python3 "$bundle/gpu_lit_runner.py" \
-    --tool pw-run="$bundle/pw-run" --root "$root" \
-    --wrapper "$sanitizer --tool memcheck --error-exitcode 1 --print-limit 50" \
-    "${lit_tests[@]}"
-  echo
-  echo "=== summary"
-  printf '%s\n' "${summary[@]}" | tee ${logs:+"$logs/summary.txt"}
-  exit $status
+# What the bundle stores compressed (the device tool carries at most 64
+# MiB), unpacked once.
+for packed in "$bundle"/*.xz; do
+  [[ -f "$packed" && "$packed" != *.tar.xz && ! -f "${packed%.xz}" ]] &&
+    unxz_to "$packed" "${packed%.xz}"
+done
+if [[ -f "$bundle/flaggems.tar.xz" && ! -d "$bundle/flaggems" ]]; then
+  tar -C "$bundle" -xJf "$bundle/flaggems.tar.xz"
 fi
+chmod +x "$bundle/host_overhead" "$bundle/pw-run" 2>/dev/null || true
+lit_runner=(python3 "$bundle/gpu_lit_runner.py" --tool "$bundle/pw-run"
+  --root "$root")
+lit_tests=("$root"/test/Integration/GPU/*.test)
 
 run_step info show_info
 # shellcheck disable=SC2086
@@ -151,11 +141,12 @@ if [[ -d "$bundle/diff" ]]; then
   run_step differential python3 "$bundle/diff/differential_gpu_runner.py" \
     "$bundle/diff"
 fi
-run_step host "$bundle/host_overhead" "${PW_HOST_CALLS:-100000}"
-# The compiler, for @pw.pointwise (bench times it beside Family.__call__).
-if [[ -f "$bundle/libPointwiseC.so.xz" && ! -f "$bundle/libPointwiseC.so" ]]; then
-  unxz_to "$bundle/libPointwiseC.so.xz" "$bundle/libPointwiseC.so"
+if [[ -f "$bundle/pw-run" ]]; then
+  run_step lit "${lit_runner[@]}" "${lit_tests[@]}"
 fi
+run_step host "$bundle/host_overhead" "${PW_HOST_CALLS:-100000}"
+# The compiler's disk cache, for @pw.pointwise (bench times it beside
+# Family.__call__).
 export POINTWISE_CACHE_DIR=${POINTWISE_CACHE_DIR:-/tmp/pointwise-cache}
 # shellcheck disable=SC2086
 run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
@@ -186,6 +177,11 @@ if [[ -d "$bundle/diff" ]]; then
     --error-exitcode 1 --print-limit 50 \
     python3 "$bundle/diff/differential_gpu_runner.py" "$bundle/diff" \
     --sanitize-subset "${PW_SANITIZER_DIFF_CASES:-60}"
+fi
+if [[ -f "$bundle/pw-run" ]]; then
+  run_step lit-sanitizer "${lit_runner[@]}" --wrapper \
+    "$sanitizer --tool memcheck --error-exitcode 1 --print-limit 50" \
+    "${lit_tests[@]}"
 fi
 
 echo
