@@ -323,18 +323,6 @@ def grids(lab, ceiling, rounds):
         return name, lab.launcher(name, (grid, 1), threads,
                                   [ptr(x), ptr(out), ctypes.c_int64(x.numel())])
 
-    def timed(title, rows_, bytes_):
-        samples = {label: [] for label, _ in rows_}
-        for _ in range(rounds):
-            for label, fn in rows_:
-                samples[label].append(gb.bench(fn))
-        print("%s: %s" % (title, ", ".join(
-            "%s %.1f" % (label, 100 * bytes_ / (statistics.median(ms) * 1e-3)
-                         / 1e9 / ceiling) for label, ms in samples.items())),
-            flush=True)
-        print_paired(title, samples, bytes_, ceiling)
-        return samples
-
     # Dense copies of rank5's bytes.
     case = gb.W["rank5_sliced_scalar_f32"]()
     (x,) = case.args
@@ -343,13 +331,9 @@ def grids(lab, ceiling, rounds):
     copies = [("torch copy_", lambda: target.copy_(dense))]
     for config in GRID_COPIES:
         copies.append(copy_launcher(*config, dense, target))
-    for label, fn in copies[1:]:
-        target.zero_()
-        fn()
-        torch.cuda.synchronize()
-        if not torch.equal(target, dense):
-            sys.exit("kernel_lab: %s is not a copy" % label)
-    timed("dense copy of rank5's bytes", copies, dense.numel() * 8)
+    check_copies(copies[1:], dense, target)
+    timed("dense copy of rank5's bytes", copies, dense.numel() * 8, ceiling,
+          rounds)
 
     # rank5_sliced.
     expected = case.eager(x)
@@ -381,7 +365,7 @@ def grids(lab, ceiling, rounds):
         torch.cuda.synchronize()
         if not torch.allclose(out, expected, rtol=1e-5, atol=1e-6):
             sys.exit("kernel_lab: %s differs from eager" % label)
-    timed("rank5_sliced_scalar_f32", rows_, case.bytes)
+    timed("rank5_sliced_scalar_f32", rows_, case.bytes, ceiling, rounds)
     del case, x, out, compiled, rows_, dense, target, copies
     torch.cuda.empty_cache()
 
@@ -432,17 +416,9 @@ def bulk(lab, ceiling, rounds):
         copies.append((name, lab.launcher(
             name, (dense.numel() * 4 // chunk, 1), 32,
             [ptr(dense), ptr(target)], shared=chunk)))
-    for label, fn in copies[1:]:
-        target.zero_()
-        fn()
-        torch.cuda.synchronize()
-        if not torch.equal(target, dense):
-            sys.exit("kernel_lab: %s is not a copy" % label)
-    samples = {label: [] for label, _ in copies}
-    for _ in range(rounds):
-        for label, fn in copies:
-            samples[label].append(gb.bench(fn))
-    show("dense copy of rank5's bytes", samples, dense.numel() * 8, ceiling)
+    check_copies(copies[1:], dense, target)
+    timed("dense copy of rank5's bytes", copies, dense.numel() * 8, ceiling,
+          rounds)
 
     expected = case.eager(x)
     out = torch.empty_like(expected)
@@ -461,20 +437,34 @@ def bulk(lab, ceiling, rounds):
     if not torch.equal(out, expected):
         sys.exit("kernel_lab: brank5 differs from eager (max %g)"
                  % float((out - expected).abs().max()))
-    samples = {label: [] for label, _ in rows_}
+    timed("rank5_sliced_scalar_f32", rows_, case.bytes, ceiling, rounds)
+
+
+def check_copies(copies, source, target):
+    """Exits unless each (label, launch) of `copies` copies source to
+    target."""
+    for label, fn in copies:
+        target.zero_()
+        fn()
+        torch.cuda.synchronize()
+        if not torch.equal(target, source):
+            sys.exit("kernel_lab: %s is not a copy" % label)
+
+
+def timed(name, candidates, nbytes, ceiling, rounds):
+    """Times each (label, launch) of `candidates` once per round, prints
+    each one's median % of copy bandwidth and print_paired's comparison
+    with the first, and returns the samples."""
+    samples = {label: [] for label, _ in candidates}
     for _ in range(rounds):
-        for label, fn in rows_:
+        for label, fn in candidates:
             samples[label].append(gb.bench(fn))
-    show("rank5_sliced_scalar_f32", samples, case.bytes, ceiling)
-
-
-def show(name, samples, nbytes, ceiling):
-    """Each candidate's median % of copy bandwidth, then print_paired."""
     print("%s: %s" % (name, ", ".join(
         "%s %.1f" % (label, 100 * nbytes / (statistics.median(ms) * 1e-3)
                      / 1e9 / ceiling) for label, ms in samples.items())),
         flush=True)
     print_paired(name, samples, nbytes, ceiling)
+    return samples
 
 
 def relaunch_triton(lab, name, ceiling, rounds):
