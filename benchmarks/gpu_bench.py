@@ -73,7 +73,7 @@ def _find_paths(lib_arg):
         (c for c in candidates if c.is_file()), None)
     if lib is None or not lib.is_file():
         sys.exit("gpu_bench: no workloads.so (looked in %s); run "
-                 "benchmarks/gpu-bundle.sh or pass --lib"
+                 "test/gpu-bundle/gpu-bundle.sh or pass --lib"
                  % ", ".join(str(c) for c in candidates))
     for package_dir in (lib.resolve().parent, HERE, HERE.parent / "python_bindings"):
         if (package_dir / "pointwise" / "_runtime.py").is_file():

@@ -37,7 +37,7 @@
 //           process (the lines above, measured one after another, have
 //           differed by over 1 µs between repeats in one run).
 //
-// Built by benchmarks/gpu-bundle.sh: g++ -O2, linked with
+// Built by test/gpu-bundle/gpu-bundle.sh: g++ -O2, linked with
 // libPointwiseRuntime.so and workloads.so, rpath $ORIGIN.
 //
 //===----------------------------------------------------------------------===//

@@ -8,7 +8,7 @@ endfunction()
 
 # pointwise_link_mlir_static(target)
 # Links MLIR and LLVM into `target` statically instead, for machines without
-# them (the GPU machine of benchmarks/gpu-bundle.sh, Python wheels): needs
+# them (the GPU machine of test/gpu-bundle/gpu-bundle.sh, Python wheels): needs
 # libzstd-dev and zlib1g-dev. Debian's MLIR archives name the shared
 # libLLVM/libMLIR in their CMake link interfaces, so the archives are linked
 # by path, in one group: the linker takes from them only what the target

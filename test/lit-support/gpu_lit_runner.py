@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs lit tests of the form `RUN: TOOL ... | FileCheck %s [--check-prefix=P]`
 on a machine that has the project's tools but neither lit nor FileCheck: the
-GPU machine, where benchmarks/gpu-bundle.sh ships a statically linked
+GPU machine, where test/gpu-bundle/gpu-bundle.sh ships a statically linked
 pw-run to run test/Integration/GPU/*.test (`REQUIRES: cuda`).
 
     python3 gpu_lit_runner.py --tool [pw-run=]PATH [--root DIR]

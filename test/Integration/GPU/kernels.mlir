@@ -3,7 +3,7 @@
 // take (i1, i8, i16, i32, i64, f16, bf16, f32, f64) as memrefs and scalars
 // (bf16 scalars: kernels-bf16-scalar.mlir), an in-place map, a memref
 // with a static size and memrefs with static strides and offsets. Compiled by
-// benchmarks/gpu-bundle.sh (pw-compile kernels.mlir -o kernels.so); not a
+// test/gpu-bundle/gpu-bundle.sh (pw-compile kernels.mlir -o kernels.so); not a
 // lit test.
 
 !r6f32 = memref<?x?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?, ?], offset: ?>>

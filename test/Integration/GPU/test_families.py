@@ -2,7 +2,7 @@
 
 Runs the families of benchmarks/workloads.mlir (workloads.so) and of
 test/Integration/GPU/kernels.mlir (kernels.so), built by
-benchmarks/gpu-bundle.sh into gpu-bundle/, through the ctypes bindings
+test/gpu-bundle/gpu-bundle.sh into gpu-bundle/, through the ctypes bindings
 (python_bindings/pointwise), and compares every output element with PyTorch
 (float64 references where rounding differs). Every output is poisoned (NaN,
 or a sentinel for integers and bools) before each launch, and outputs that
@@ -10,7 +10,7 @@ are views of larger buffers must leave the rest of the buffer untouched.
 
 Tests named ``*large*`` allocate gigabytes or run the benchmark sizes;
 ``-k "not large"`` skips them (the compute-sanitizer run of
-benchmarks/gpu-run.sh does). The module is skipped when torch has no CUDA
+test/gpu-bundle/gpu-run.sh does). The module is skipped when torch has no CUDA
 device or the bundle is missing (set POINTWISE_BUNDLE to its directory).
 """
 
@@ -42,7 +42,7 @@ def _find_bundle():
 
 BUNDLE = _find_bundle()
 if BUNDLE is None:
-    pytest.skip("no GPU bundle (workloads.so) found: run benchmarks/gpu-bundle.sh "
+    pytest.skip("no GPU bundle (workloads.so) found: run test/gpu-bundle/gpu-bundle.sh "
                 "or set POINTWISE_BUNDLE", allow_module_level=True)
 if (BUNDLE / "pointwise" / "_runtime.py").is_file():
     sys.path.insert(0, str(BUNDLE))

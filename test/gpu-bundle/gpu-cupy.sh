@@ -3,8 +3,8 @@
 # installed there into a directory that gpu-run.sh adds to PYTHONPATH, so
 # that the @pw.pointwise tests run against real CuPy arrays too.
 #
-#   bash benchmarks/gpu-cupy.sh pack      (here: writes gpu-extras/, git-ignored)
-#   bash benchmarks/gpu-cupy.sh install   (there, from the repository root;
+#   bash test/gpu-bundle/gpu-cupy.sh pack      (here: writes gpu-extras/, git-ignored)
+#   bash test/gpu-bundle/gpu-cupy.sh install   (there, from the repository root;
 #                                          default target /tmp/cupy-site)
 #
 # CuPy's wheel (about 70 MB) and the GPU bundle do not fit in one device call
@@ -16,7 +16,7 @@
 # (default 3.12, the GPU machine's), PW_CUPY_SITE (install target).
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 extras="$root/gpu-extras"
 site=${PW_CUPY_SITE:-/tmp/cupy-site}
 say() { echo "gpu-cupy: $*"; }
@@ -41,7 +41,7 @@ pack)
   mv "$extras.tmp/cupy-$tag.tar.xz" "$extras/"
   rm -rf "$extras.tmp"
   say "wrote $extras ($(du -sh "$extras" | cut -f1)); carry gpu-extras and run" \
-    "'bash benchmarks/gpu-cupy.sh install' on the GPU machine"
+    "'bash test/gpu-bundle/gpu-cupy.sh install' on the GPU machine"
   ;;
 install)
   archive=$(ls "$extras"/cupy-*.tar.xz 2>/dev/null | head -1)
@@ -56,7 +56,7 @@ install)
   say "installed into $site (gpu-run.sh adds it to PYTHONPATH)"
   ;;
 *)
-  echo "usage: bash benchmarks/gpu-cupy.sh pack|install" >&2
+  echo "usage: bash test/gpu-bundle/gpu-cupy.sh pack|install" >&2
   exit 2
   ;;
 esac

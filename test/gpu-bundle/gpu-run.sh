@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the GPU proof ON THE GPU MACHINE, from the repository root, on a bundle
-# made by benchmarks/gpu-bundle.sh:
+# made by test/gpu-bundle/gpu-bundle.sh:
 #
-#   bash benchmarks/gpu-run.sh [gpu-bundle]
+#   bash test/gpu-bundle/gpu-run.sh [gpu-bundle]
 #
 # It first unpacks what the bundle stores compressed (*.xz, flaggems.tar.xz).
 #
@@ -18,7 +18,7 @@
 #              (writes $OUT/bench.json)
 #   python     pytest on pytests/ (the @pw.pointwise tests, CPU and GPU),
 #              compiling with libPointwiseC.so (unpacked from its .xz); with
-#              CuPy when benchmarks/gpu-cupy.sh installed it ($PW_CUPY_SITE)
+#              CuPy when test/gpu-bundle/gpu-cupy.sh installed it ($PW_CUPY_SITE)
 #   bench-decorator  gpu_bench.py --decorator --no-inductor: the same
 #              workloads through @pw.pointwise, and its host time
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
@@ -46,12 +46,12 @@ set -uo pipefail
 
 bundle=${1:-gpu-bundle}
 if [[ ! -f "$bundle/workloads.so" && ! -f "$bundle/workloads.so.xz" ]]; then
-  echo "gpu-run: no $bundle/workloads.so; build it with benchmarks/gpu-bundle.sh" \
+  echo "gpu-run: no $bundle/workloads.so; build it with test/gpu-bundle/gpu-bundle.sh" \
        "and carry gpu-bundle" >&2
   exit 2
 fi
 bundle=$(cd "$bundle" && pwd)
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 steps=",${PW_STEPS:-info,test,differential,lit,host,bench,python,bench-decorator,sanitizer,sanitizer-differential,lit-sanitizer},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
@@ -151,7 +151,7 @@ export POINTWISE_CACHE_DIR=${POINTWISE_CACHE_DIR:-/tmp/pointwise-cache}
 # shellcheck disable=SC2086
 run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
   ${PW_BENCH_ARGS:-}
-# CuPy, where benchmarks/gpu-cupy.sh installed it (no network here).
+# CuPy, where test/gpu-bundle/gpu-cupy.sh installed it (no network here).
 cupy_site=${PW_CUPY_SITE:-/tmp/cupy-site}
 if [[ -d "$cupy_site/cupy" ]]; then
   export PYTHONPATH="$cupy_site${PYTHONPATH:+:$PYTHONPATH}"

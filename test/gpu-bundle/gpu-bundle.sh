@@ -3,12 +3,12 @@
 # to run the GPU test suite and the benchmarks without MLIR, a compiler or
 # network (it is git-ignored: pass it to the device run with `carry`).
 #
-#   bash benchmarks/gpu-bundle.sh [--build] [BUILD_DIR]     (default: build/)
+#   bash test/gpu-bundle/gpu-bundle.sh [--build] [BUILD_DIR]     (default: build/)
 #
 # --build first builds the pw-compile and PointwiseRuntime targets.
 # Needs BUILD_DIR/bin/pw-compile, BUILD_DIR/lib/libPointwiseRuntime.so, a CUDA
 # toolkit for pw-compile (ptxas, fatbinary: $CUDA_HOME or /usr/local/cuda) and
-# g++. Then, on the GPU machine: bash benchmarks/gpu-run.sh gpu-bundle
+# g++. Then, on the GPU machine: bash test/gpu-bundle/gpu-run.sh gpu-bundle
 #
 # Contents (flat, so that the kernel libraries' $ORIGIN rpath finds the
 # runtime):
@@ -21,9 +21,7 @@
 #   kernels-bf16-scalar.so      test/Integration/GPU/kernels-bf16-scalar.mlir
 #   host_overhead               benchmarks/host_overhead.cpp
 #   pointwise/                  python_bindings/pointwise (ctypes only)
-#   test_families.py, gpu_bench.py, ab_bench.py, host_breakdown.py, MANIFEST
-#   workloads-<name>.so         PW_AB_VARIANTS builds of workloads.mlir with
-#                               other options, for ab_bench.py
+#   test_families.py, gpu_bench.py, MANIFEST
 #   diff/                       the differential suite's GPU mode
 #                               (PW_DIFF_CASES cases, default 150; 0: none)
 #   libPointwiseC.so.xz         the compiler for @pw.pointwise, MLIR and LLVM
@@ -51,7 +49,7 @@
 # MiB; gpu-run.sh unpacks them all first.
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 do_build=0
 if [[ "${1:-}" == "--build" ]]; then
   do_build=1
@@ -109,13 +107,13 @@ else
     "keeps its Python fast path there" >&2
 fi
 # Its PyTorch tensor reader, when the build was configured with
-# -DPOINTWISE_TORCH_DIR (benchmarks/torch-package.sh): used there only under
+# -DPOINTWISE_TORCH_DIR (test/gpu-bundle/torch-package.sh): used there only under
 # exactly that torch version.
 if [[ -f "$build/lib/_torchtensors.abi3.so" ]]; then
   cp "$build/lib/_torchtensors.abi3.so" "$staging/"
 else
   say "no $build/lib/_torchtensors.abi3.so (configure with" \
-    "-DPOINTWISE_TORCH_DIR=\$(bash benchmarks/torch-package.sh VERSION)):" \
+    "-DPOINTWISE_TORCH_DIR=\$(bash test/gpu-bundle/torch-package.sh VERSION)):" \
     "the C call path reads tensor attributes there" >&2
 fi
 
@@ -175,7 +173,7 @@ say "python_bindings/pointwise, test_families.py, gpu_bench.py"
 mkdir -p "$staging/pointwise"
 cp "$root"/python_bindings/pointwise/*.py "$staging/pointwise/"
 cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" \
-  "$root/benchmarks/ab_bench.py" "$root/benchmarks/host_breakdown.py" "$staging/"
+  "$staging/"
 
 # FlagGems, the fourth peer, timed by gpu_bench.py through peers.py's own
 # implementations.
@@ -203,21 +201,6 @@ if [[ -n "${PW_FLAGGEMS_SRC:-}" ]]; then
   find "$staging/flaggems" -name __pycache__ -prune -exec rm -rf {} +
 fi
 
-# Extra builds of the workloads for ab_bench.py: PW_AB_VARIANTS="name=options;
-# name=options", each compiled to workloads-<name>.so with those pw-compile
-# options (e.g. "u2=--unroll=2;b256=--block-size=256 --unroll=2").
-IFS=';' read -r -a ab_variants <<<"${PW_AB_VARIANTS:-}"
-for variant in "${ab_variants[@]}"; do
-  [[ -n "$variant" ]] || continue
-  name=${variant%%=*}
-  # shellcheck disable=SC2086  # the options split into words
-  say "pw-compile benchmarks/workloads.mlir ${variant#*=} -> workloads-$name.so"
-  # shellcheck disable=SC2086
-  "$pwc" "$root/benchmarks/workloads.mlir" ${variant#*=} \
-    -o "$staging/workloads-$name.so" --runtime-dir "$build/lib"
-done
-
-# Check that the Python layer reads every table (no GPU needed).
 # The differential suite's GPU mode: random cases compiled into families,
 # with their inputs and the CPU reference lowering's outputs
 # (docs/Testing.md). PW_DIFF_CASES=0 leaves it out.
@@ -230,6 +213,7 @@ if ((diff_cases > 0)); then
     --seed "${PW_DIFF_SEED:-1}" --index-bitwidths alternate
 fi
 
+# Check that the Python layer reads every table (no GPU needed).
 say "reading the family tables"
 PYTHONDONTWRITEBYTECODE=1 python3 - "$staging" <<'EOF'
 import sys
@@ -275,4 +259,4 @@ mv "$staging" "$bundle"
 trap - EXIT
 say "wrote $bundle ($((size_kib / 1024)) MiB):"
 (cd "$bundle" && ls -l | sed 's/^/gpu-bundle:   /')
-say "on the GPU machine: bash benchmarks/gpu-run.sh gpu-bundle (carry gpu-bundle)"
+say "on the GPU machine: bash test/gpu-bundle/gpu-run.sh gpu-bundle (carry gpu-bundle)"

@@ -7,12 +7,12 @@
 # machine's torch, exactly (torch.__version__ and torch.version.git_version
 # are checked when the package loads the module).
 #
-#   bash benchmarks/torch-package.sh 2.11.0 [python version, default 3.12]
+#   bash test/gpu-bundle/torch-package.sh 2.11.0 [python version, default 3.12]
 set -euo pipefail
 
 version=${1:?usage: torch-package.sh TORCH_VERSION [PYTHON_VERSION]}
 python_version=${2:-3.12}
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cache="$root/.cache"
 target="$cache/torch-$version"
 if [[ -f "$target/torch/version.py" && -f "$target/torch/lib/libtorch_python.so" ]]; then
