@@ -1,12 +1,13 @@
-//===- InitAllPasses.h - Passes a pointwise tool registers --------*- C++
-//-*-===//
+//===- InitAllPasses.h - Passes a pointwise tool registers ----*- C++ -*-===//
 //
 // Part of the pointwise project.
 //
 //===----------------------------------------------------------------------===//
 //
 // The pointwise passes alone are registered by `registerPointwisePasses()`
-// from Pointwise/Dialect/Pointwise/Transforms/Passes.h.
+// (Pointwise/Dialect/Pointwise/Transforms/Passes.h),
+// `registerPointwiseConversionPasses()` (Pointwise/Conversion/Passes.h) and
+// `registerPointwisePipelines()` (Pointwise/Pipelines/Pipelines.h).
 //
 //===----------------------------------------------------------------------===//
 

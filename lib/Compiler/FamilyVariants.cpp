@@ -7,7 +7,7 @@
 #include "Pointwise/Compiler/Family.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Pipelines/Pipelines.h"
 #include "Pointwise/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -21,7 +21,7 @@
 #include "LayoutCheck.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Pipelines/Pipelines.h"
 #include "Pointwise/InitAllDialects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -10,14 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace pointwise {
 #define GEN_PASS_DEF_LAUNCHONCURRENTSTREAMPASS
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
+#include "Pointwise/Conversion/Passes.h.inc"
 } // namespace pointwise
 
 using namespace mlir;

@@ -12,7 +12,7 @@
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,7 +21,7 @@
 
 namespace pointwise {
 #define GEN_PASS_DEF_LOWERTOLOOPSPASS
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
+#include "Pointwise/Conversion/Passes.h.inc"
 } // namespace pointwise
 
 using namespace mlir;

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Conversion/Passes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -19,7 +19,7 @@
 
 namespace pointwise {
 #define GEN_PASS_DEF_HINTGLOBALLOADSPASS
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
+#include "Pointwise/Conversion/Passes.h.inc"
 } // namespace pointwise
 
 using namespace mlir;

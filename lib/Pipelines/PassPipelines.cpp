@@ -8,6 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Pointwise/Pipelines/Pipelines.h"
+
+#include "Pointwise/Conversion/Passes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/Conversion/Passes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,7 +31,7 @@
 
 namespace pointwise {
 #define GEN_PASS_DEF_LOWERTOGPUPASS
-#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h.inc"
+#include "Pointwise/Conversion/Passes.h.inc"
 } // namespace pointwise
 
 using namespace mlir;
