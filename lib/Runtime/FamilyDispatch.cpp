@@ -352,7 +352,7 @@ int findVariant(const pwFamily &family, int32_t rank, int32_t strategy,
 /// vectors moves such an operand's lanes one by one; the linear-narrow
 /// variant's 8-byte vectors do better there (PW_STRATEGY_LINEAR_NARROW).
 /// Rows whose length alone is off (6 floats at an aligned pitch) showed no
-/// gain (benchmarks/NOTES.md, fourteenth session) and keep the wide one.
+/// gain (docs/Performance.md, row narrow-variants) and keep the wide one.
 bool hasRowsOff16Bytes(const IterationLayout &layout,
                        const std::vector<uint64_t> &addresses,
                        const std::vector<int64_t> &elementBytes) {
