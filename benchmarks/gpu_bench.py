@@ -21,7 +21,7 @@ Beside them, in the same rounds, a dense copy of the workload's byte count
 (torch's ``copy_`` reading and writing half of it each): the ceiling of
 that size under do_bench. The copy bandwidth above comes from 2 GiB moved;
 at 128 MiB (rank5_sliced) the write-back of the L2 lines that do_bench's
-flush leaves dirty costs a copy about 10 points (benchmarks/NOTES.md).
+flush leaves dirty costs a copy about 10 points (docs/Performance.md).
 And the fixed cost of one timed launch: a kernel that does nothing
 (``torch.cuda._sleep(0)``) under the same do_bench. A kernel streaming a
 workload's bytes at the copy bandwidth after that fixed cost would reach
@@ -86,27 +86,15 @@ dev = "cuda"
 g = None  # the generator, seeded in main (peers.py: manual_seed(0))
 
 
-def use_library(lib_arg):
-    """Imports the pointwise package found beside workloads.so `lib_arg`
-    (or the default one) and makes its families this module's F."""
-    global pw, F
-    lib_path, package_dir = _find_paths(lib_arg)
-    sys.path.insert(0, str(package_dir))
-    import pointwise
-    pw = pointwise
-    library = pw.KernelLibrary(str(lib_path))
-    F = {name: library.family(name) for name in set(FAMILY_OF.values())}
-
-
 def rnd(*shape, dtype=torch.float32):
     return torch.randn(*shape, device=dev, dtype=torch.float32, generator=g).to(dtype)
 
 
 # L2 lines that a kernel loads or stores with an evict_last policy (our
-# families' loads from 128 MiB per launch, some of Inductor's loads) outlive
+# families' loads from 64 MiB per launch, some of Inductor's loads) outlive
 # do_bench's flush, a 256 MB zero_() of normal priority: a kernel timed
 # later on the same inputs finds them still in L2 and reads less from DRAM
-# (benchmarks/NOTES.md, tenth session: up to 7 points on rank5_sliced).
+# (up to 7 points on rank5_sliced: docs/Performance.md, Method).
 # bench() therefore demotes every persisting line to normal before it times
 # anything, so that no measurement depends on what was timed before it.
 RESET_PERSISTING_L2 = True
@@ -233,8 +221,8 @@ def _():
 @workload("flip_f32")
 def _():
     x = rnd(M, N)
-    # negative strides: torch has no such view (made per call, so that the
-    # case also runs on copies of x: bench_methods.py's rotate)
+    # negative strides: torch has no such view (made per call from the
+    # case's own input)
     return Case(lambda x: torch.flip(x, dims=[0, 1]), (x,), nbytes(x) * 2,
                 lambda x, o: F["copy_f32"](pw.Strided.flip(x, (0, 1)), o), like(x), rtol=0.0)
 
