@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Compiler/Family.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Pipelines/Pipelines.h"
 #include "Pointwise/Runtime/Runtime.h"
 
@@ -171,14 +171,16 @@ void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
   }
   clone.setType(FunctionType::get(module.getContext(), argumentTypes, {}));
   Builder builder(module.getContext());
-  clone->setAttr(kBroadcastResolvedAttrName, builder.getUnitAttr());
+  clone->setAttr(PointwiseDialect::BroadcastResolvedAttrHelper::getNameStr(),
+                 builder.getUnitAttr());
   clone->setAttr(
-      kTileStrategyAttrName,
+      PointwiseDialect::TileStrategyAttrHelper::getNameStr(),
       builder.getStringAttr(variant.transpose ? "transpose" : "linear"));
-  clone->setAttr(kTileIndexBitwidthAttrName,
+  clone->setAttr(PointwiseDialect::TileIndexBitwidthAttrHelper::getNameStr(),
                  builder.getI64IntegerAttr(variant.indexBitwidth));
   if (variant.narrow)
-    clone->setAttr(kTileVectorBytesAttrName, builder.getI64IntegerAttr(8));
+    clone->setAttr(PointwiseDialect::TileVectorBytesAttrHelper::getNameStr(),
+                   builder.getI64IntegerAttr(8));
   module.push_back(clone);
 }
 

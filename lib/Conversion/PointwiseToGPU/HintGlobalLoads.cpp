@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Conversion/Passes.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -132,7 +132,8 @@ struct HintGlobalLoadsPass
     // Measured on an H100 (benchmarks/NOTES.md, eighth and ninth sessions):
     // the hint cost kernels near the issue limit 0.6 to 4 points.
     if (auto work = function->getAttrOfType<FloatAttr>(
-            pointwise::kInstructionsPerByteAttrName);
+            pointwise::PointwiseDialect::InstructionsPerByteAttrHelper::
+                getNameStr());
         work && work.getValueAsDouble() > maxInstructionsPerByte)
       return;
     DataLayout layout = DataLayout::closest(function);
@@ -191,7 +192,8 @@ struct HintGlobalLoadsPass
     Location loc = function.getLoc();
     Value evictLast = createFractionalPolicy(builder, loc, "evict_last");
     auto bytesPerBlock = function->getAttrOfType<IntegerAttr>(
-        pointwise::kInputBytesPerBlockAttrName);
+        pointwise::PointwiseDialect::InputBytesPerBlockAttrHelper::
+            getNameStr());
     if (!bytesPerBlock)
       return evictLast;
     Type i64 = builder.getI64Type();

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Conversion/Passes.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -55,7 +55,8 @@ SmallVector<memref::AllocaOp> getBlockLocalBuffers(scf::ParallelOp blocks) {
   blocks.walk([&](Operation *op) {
     for (Value operand : op->getOperands())
       if (auto alloca = operand.getDefiningOp<memref::AllocaOp>())
-        if (alloca->hasAttr(kBlockLocalAttrName) &&
+        if (alloca->hasAttr(
+                PointwiseDialect::BlockLocalAttrHelper::getNameStr()) &&
             !blocks->isAncestor(alloca) && seen.insert(alloca).second)
           buffers.push_back(alloca);
   });
@@ -146,8 +147,10 @@ LogicalResult convertToLaunch(IRRewriter &rewriter, scf::ParallelOp blocks,
   Value blockDim = arith::ConstantIndexOp::create(rewriter, loc, *blockSize);
   auto launch = gpu::LaunchOp::create(rewriter, loc, blocks.getUpperBound()[0],
                                       one, one, blockDim, one, one, padding);
-  for (StringRef name : {kStrategyAttrName, kInputBytesPerBlockAttrName,
-                         kInstructionsPerByteAttrName})
+  for (StringRef name :
+       {PointwiseDialect::StrategyAttrHelper::getNameStr(),
+        PointwiseDialect::InputBytesPerBlockAttrHelper::getNameStr(),
+        PointwiseDialect::InstructionsPerByteAttrHelper::getNameStr()})
     if (Attribute attr = blocks->getAttr(name))
       launch->setAttr(name, attr);
 
@@ -250,7 +253,7 @@ struct LowerToGpuPass
     }
     SmallVector<scf::ParallelOp> blockLoops;
     getOperation()->walk([&](scf::ParallelOp loop) {
-      if (loop->hasAttr(kStrategyAttrName) &&
+      if (loop->hasAttr(PointwiseDialect::StrategyAttrHelper::getNameStr()) &&
           isMappedTo(loop, gpu::Processor::BlockX))
         blockLoops.push_back(loop);
     });
@@ -275,8 +278,9 @@ struct LowerToGpuPass
     // place, so the two walks meet the same launches in the same order:
     // each kernel receives its launch's bytes per block and instructions
     // per byte.
-    constexpr StringLiteral kernelAttrNames[] = {kInputBytesPerBlockAttrName,
-                                                 kInstructionsPerByteAttrName};
+    constexpr StringLiteral kernelAttrNames[] = {
+        PointwiseDialect::InputBytesPerBlockAttrHelper::getNameStr(),
+        PointwiseDialect::InstructionsPerByteAttrHelper::getNameStr()};
     SmallVector<SmallVector<NamedAttribute>> kernelAttrs;
     getOperation()->walk([&](gpu::LaunchOp launch) {
       SmallVector<NamedAttribute> &attrs = kernelAttrs.emplace_back();

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/Transforms/BroadcastCanonicalization.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,7 +98,7 @@ enum class DimRewrite {
 };
 
 /// `resolved`: the caller guarantees that dynamic sizes equal the iteration
-/// sizes (see `kBroadcastResolvedAttrName`).
+/// sizes (see `PointwiseDialect::BroadcastResolvedAttrHelper::getNameStr()`).
 SmallVector<DimRewrite> planRewrite(MemRefType type,
                                     ArrayRef<OpFoldResult> knownSizes,
                                     const IterationSizes &iteration,
@@ -226,7 +226,8 @@ void pointwise::canonicalizeBroadcastInputs(RewriterBase &rewriter, MapOp map) {
   bool resolved = false;
   for (Operation *owner = map->getParentOp(); owner && !resolved;
        owner = owner->getParentOp())
-    resolved = owner->hasAttr(kBroadcastResolvedAttrName);
+    resolved = owner->hasAttr(
+        PointwiseDialect::BroadcastResolvedAttrHelper::getNameStr());
   OpBuilder::InsertionGuard insertion(rewriter);
   rewriter.setInsertionPoint(map);
   for (OpOperand &operand : map.getInputsMutable()) {

@@ -10,13 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/BroadcastCanonicalization.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/PassAttributes.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
-#include "Pointwise/Dialect/Pointwise/Transforms/TiledForm.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/WorkEstimate.h"
 #include "Pointwise/Layout/IndexWidth.h"
 #include "Pointwise/Layout/TransposeDetection.h"
@@ -832,16 +831,16 @@ scf::ParallelOp KernelEmitter::createMappedLoop(Value upperBound,
 scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy,
                                                int64_t elementsPerBlock) {
   scf::ParallelOp blocks = createMappedLoop(grid, gpu::Processor::BlockX);
-  blocks->setAttr(kStrategyAttrName,
+  blocks->setAttr(PointwiseDialect::StrategyAttrHelper::getNameStr(),
                   builder.getStringAttr(getStrategyName(strategy)));
   int64_t bytesPerElement = 0;
   for (const FlatOperand &input : inputs)
     if (input.flat)
       bytesPerElement += getElementByteWidth(input.elementType);
   blocks->setAttr(
-      kInputBytesPerBlockAttrName,
+      PointwiseDialect::InputBytesPerBlockAttrHelper::getNameStr(),
       builder.getI64IntegerAttr(elementsPerBlock * bytesPerElement));
-  blocks->setAttr(kInstructionsPerByteAttrName,
+  blocks->setAttr(PointwiseDialect::InstructionsPerByteAttrHelper::getNameStr(),
                   builder.getF64FloatAttr(estimateInstructionsPerByte(map)));
   return blocks;
 }
@@ -1114,7 +1113,8 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
     auto buffer = memref::AllocaOp::create(
         builder, loc,
         MemRefType::get({tileEdge, tileEdge + 1}, inputs[index].elementType));
-    buffer->setAttr(kBlockLocalAttrName, builder.getUnitAttr());
+    buffer->setAttr(PointwiseDialect::BlockLocalAttrHelper::getNameStr(),
+                    builder.getUnitAttr());
     tiles.buffers[index] = buffer;
   }
   if (tiles.vectorWidth > 1)
@@ -1245,14 +1245,15 @@ LogicalResult applyOverrides(MapOp map, std::string &strategy,
                              unsigned &indexBitwidth, int64_t &vectorBytes) {
   for (Operation *owner = map->getParentOp(); owner;
        owner = owner->getParentOp()) {
-    if (Attribute attr = owner->getAttr(kTileStrategyAttrName)) {
+    if (Attribute attr = owner->getAttr(
+            PointwiseDialect::TileStrategyAttrHelper::getNameStr())) {
       auto name = dyn_cast<StringAttr>(attr);
       if (!name ||
           !llvm::is_contained(
               ArrayRef<StringRef>{"auto", "linear", "transpose", "general"},
               name.getValue()))
         return owner->emitOpError()
-               << kTileStrategyAttrName
+               << PointwiseDialect::TileStrategyAttrHelper::getNameStr()
                << " must be \"auto\", \"linear\", \"transpose\" or "
                   "\"general\"";
       strategy = name.str();
@@ -1261,25 +1262,29 @@ LogicalResult applyOverrides(MapOp map, std::string &strategy,
   }
   for (Operation *owner = map->getParentOp(); owner;
        owner = owner->getParentOp()) {
-    if (Attribute attr = owner->getAttr(kTileIndexBitwidthAttrName)) {
+    if (Attribute attr = owner->getAttr(
+            PointwiseDialect::TileIndexBitwidthAttrHelper::getNameStr())) {
       auto bits = dyn_cast<IntegerAttr>(attr);
       if (!bits ||
           !llvm::is_contained(ArrayRef<int64_t>{0, 32, 64}, bits.getInt()))
-        return owner->emitOpError() << kTileIndexBitwidthAttrName
-                                    << " must be the integer 0, 32 or 64";
+        return owner->emitOpError()
+               << PointwiseDialect::TileIndexBitwidthAttrHelper::getNameStr()
+               << " must be the integer 0, 32 or 64";
       indexBitwidth = bits.getInt();
       break;
     }
   }
   for (Operation *owner = map->getParentOp(); owner;
        owner = owner->getParentOp()) {
-    if (Attribute attr = owner->getAttr(kTileVectorBytesAttrName)) {
+    if (Attribute attr = owner->getAttr(
+            PointwiseDialect::TileVectorBytesAttrHelper::getNameStr())) {
       auto bytes = dyn_cast<IntegerAttr>(attr);
       if (!bytes || bytes.getInt() < 0 || bytes.getInt() > kMaxVectorBytes ||
           (bytes.getInt() != 0 && !llvm::isPowerOf2_64(bytes.getInt())))
-        return owner->emitOpError() << kTileVectorBytesAttrName
-                                    << " must be an integer power of two up to "
-                                    << kMaxVectorBytes << ", or 0";
+        return owner->emitOpError()
+               << PointwiseDialect::TileVectorBytesAttrHelper::getNameStr()
+               << " must be an integer power of two up to " << kMaxVectorBytes
+               << ", or 0";
       vectorBytes = bytes.getInt();
       break;
     }

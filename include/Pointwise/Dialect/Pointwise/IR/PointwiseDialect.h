@@ -1,5 +1,4 @@
-//===- PointwiseDialect.h - The pointwise dialect -----------------*- C++
-//-*-===//
+//===- PointwiseDialect.h - The pointwise dialect --------------*- C++ -*-===//
 //
 // Part of the pointwise project.
 //
@@ -8,7 +7,9 @@
 #ifndef POINTWISE_DIALECT_POINTWISE_IR_POINTWISEDIALECT_H
 #define POINTWISE_DIALECT_POINTWISE_IR_POINTWISEDIALECT_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOpsDialect.h.inc"
 

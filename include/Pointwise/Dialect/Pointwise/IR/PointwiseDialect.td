@@ -33,7 +33,53 @@ def Pointwise_Dialect : Dialect {
       pointwise.yield %1 : f32
     }
     ```
+
+    ### Discardable attributes
+
+    The passes communicate through these attributes, declared by the
+    dialect (`PointwiseDialect::<Name>AttrHelper`):
+
+    Set by callers, on an op enclosing maps (usually the function), read by
+    the passes for the maps inside; `pw-compile` sets them on the variants
+    of a kernel family, which all go through one pipeline run:
+
+    - `pointwise.broadcast_resolved` (unit): the caller guarantees that every
+      memref operand already has the iteration shape, broadcast dims carrying
+      stride 0 (the runtime's dispatch does this); `pw-canonicalize-broadcast`
+      keeps dynamic sizes as they are, which keeps static strides static.
+    - `pointwise.tile_strategy` (string): `pw-tile`'s `strategy` option.
+    - `pointwise.tile_vector_bytes` (integer): `pw-tile`'s `vector-bytes`
+      option (a power of two up to 32; 0 decides per map).
+    - `pointwise.tile_index_bitwidth` (integer): `pw-tile`'s `index-bitwidth`
+      option.
+
+    Set by `pw-tile` on its tiled form and read back by `pw-lower-to-gpu`
+    and `pw-hint-global-loads`:
+
+    - `pointwise.strategy` (string, on a block loop and on the kernel made
+      of it): the strategy chosen (`linear`, `transpose`, `general`).
+    - `pointwise.input_bytes_per_block` (integer, on a block loop and on the
+      kernel made of it): the bytes of memref inputs one block reads, each
+      input element counted once per element of the iteration space; with
+      the grid size it gives the bytes a launch reads, from which
+      `pw-hint-global-loads` chooses the loads' cache policy at run time.
+    - `pointwise.instructions_per_byte` (f64, on a block loop and on the
+      kernel made of it): the map's estimated instructions per byte moved,
+      from which `pw-hint-global-loads` decides whether the kernel is
+      memory-bound enough for the L2 hint.
+    - `pointwise.block_local` (unit, on a `memref.alloca` before a block
+      loop): every block has its own copy (workgroup memory on the GPU).
   }];
+  let discardableAttrs = (ins
+    "::mlir::UnitAttr":$broadcast_resolved,
+    "::mlir::StringAttr":$tile_strategy,
+    "::mlir::IntegerAttr":$tile_vector_bytes,
+    "::mlir::IntegerAttr":$tile_index_bitwidth,
+    "::mlir::StringAttr":$strategy,
+    "::mlir::IntegerAttr":$input_bytes_per_block,
+    "::mlir::FloatAttr":$instructions_per_byte,
+    "::mlir::UnitAttr":$block_local
+  );
   // Bodies are written in arith and math; loading them with the pointwise
   // dialect lets any host compiler parse a map without extra registration.
   // The run-time checks of a map (RuntimeVerifiableOpInterface) are

@@ -23,7 +23,7 @@ class MapOp;
 /// spelled out as stride-0 dims: missing leading dims, static size-1 dims
 /// under a larger iteration size, and dynamic sizes not known to equal the
 /// iteration size (stride 0 when they are 1 at run time, unless an enclosing
-/// op carries kBroadcastResolvedAttrName). Inputs already in that form are
+/// op carries `pointwise.broadcast_resolved`). Inputs already in that form are
 /// left as they are, so a second run changes nothing. New ops go before
 /// `map`.
 void canonicalizeBroadcastInputs(mlir::RewriterBase &rewriter, MapOp map);
