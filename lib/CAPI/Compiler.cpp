@@ -60,101 +60,26 @@ const std::string &getVersion() {
   return version;
 }
 
-bool parseInteger(llvm::StringRef value, int64_t &result) {
-  return !value.getAsInteger(10, result);
-}
-
-/// Parses pwcCompile's option string into `options`.
+/// Parses pwcCompile's option string, space-separated `key=value` words,
+/// into `options` (FamilyOptions: the definitions of pw-compile's flags),
+/// one word at a time so that an error names the word.
 pwStatus parseOptions(const char *text, FamilyOptions &options) {
   if (!text)
     return PW_SUCCESS;
   llvm::SmallVector<llvm::StringRef> words;
   llvm::StringRef(text).split(words, ' ', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef word : words) {
-    auto [key, value] = word.split('=');
-    if (value.empty())
+    if (!word.contains('='))
       return fail(PW_ERROR_INVALID_VALUE,
                   "option '" + word + "' is not of the form key=value");
-    int64_t number = 0;
-    auto needNumber = [&]() -> pwStatus {
-      if (!parseInteger(value, number) || number <= 0)
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "option " + key + " needs a positive integer, got '" +
-                        value + "'");
-      return PW_SUCCESS;
-    };
-    // A count where 0 means something (`zero`: what).
-    auto needCount = [&](const char *zero) -> pwStatus {
-      if (!parseInteger(value, number) || number < 0)
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "option " + key + " needs a non-negative integer (0: " +
-                        zero + "), got '" + value + "'");
-      return PW_SUCCESS;
-    };
-    if (key == "target") {
-      if (value != "cuda" && value != "cpu")
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "target must be cuda or cpu, got '" + value + "'");
-      options.target = value.str();
-    } else if (key == "chip") {
-      options.chip = value.str();
-    } else if (key == "format") {
-      if (value != "fatbin" && value != "bin" && value != "isa")
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "format must be fatbin, bin or isa, got '" + value + "'");
-      options.format = value.str();
-    } else if (key == "cuda-path") {
-      options.cudaPath = value.str();
-    } else if (key == "index-bitwidths") {
-      options.indexBitwidths.clear();
-      llvm::SmallVector<llvm::StringRef> widths;
-      value.split(widths, ',');
-      for (llvm::StringRef width : widths) {
-        int64_t bits = 0;
-        if (!parseInteger(width, bits) || (bits != 32 && bits != 64))
-          return fail(PW_ERROR_INVALID_VALUE,
-                      "index-bitwidths takes 32 and/or 64, got '" + value +
-                          "'");
-        options.indexBitwidths.push_back(static_cast<unsigned>(bits));
-      }
-    } else if (key == "transpose") {
-      if (value != "0" && value != "1")
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "transpose must be 0 or 1, got '" + value + "'");
-      options.transposeVariants = value == "1";
-    } else if (key == "block-size") {
-      if (pwStatus status = needCount("decided per map"))
-        return status;
-      options.blockSize = number;
-    } else if (key == "vector-bytes") {
-      if (pwStatus status = needCount("decided per map"))
-        return status;
-      options.vectorBytes = number;
-    } else if (key == "unroll") {
-      if (pwStatus status = needCount("decided per map"))
-        return status;
-      options.unroll = number;
-    } else if (key == "tile-edge") {
-      if (pwStatus status = needNumber())
-        return status;
-      options.tileEdge = number;
-    } else if (key == "transpose-blocks-per-sm") {
-      if (pwStatus status = needCount("no cap"))
-        return status;
-      options.transposeBlocksPerSM = number;
-    } else if (key == "opt-level") {
-      if (!parseInteger(value, number) || number < 0 || number > 3)
-        return fail(PW_ERROR_INVALID_VALUE,
-                    "opt-level must be 0-3, got '" + value + "'");
-      options.optLevel = static_cast<int>(number);
-    } else {
+    std::string message;
+    llvm::raw_string_ostream errors(message);
+    if (mlir::failed(options.parseFromString(word, errors)))
       return fail(PW_ERROR_INVALID_VALUE,
-                  "unknown option '" + key +
-                      "' (expected target, chip, format, cuda-path, "
-                      "index-bitwidths, transpose, block-size, "
-                      "vector-bytes, unroll, tile-edge, "
-                      "transpose-blocks-per-sm or opt-level)");
-    }
+                  "invalid option '" + word + "'" +
+                      (message.empty()
+                           ? ""
+                           : ": " + llvm::StringRef(message).trim().str()));
   }
   return PW_SUCCESS;
 }
@@ -201,8 +126,6 @@ pwStatus pwcCompile(const char *source, size_t length, const char *options,
   FamilyOptions familyOptions;
   if (pwStatus status = parseOptions(options, familyOptions))
     return status;
-  if (familyOptions.target == "cpu")
-    familyOptions.format = "isa";
   capi::initializeHostTarget();
 
   mlir::DialectRegistry registry;

@@ -369,8 +369,9 @@ std::unique_ptr<llvm::Module> pointwise::compileFamilies(
   report("pw-compile: " + llvm::Twine(families.size()) + " famil" +
          (families.size() == 1 ? "y" : "ies") + ", " + llvm::Twine(variants) +
          " variants; generating " +
-         (options.target == "cpu" ? std::string("host code")
-                                  : "GPU code for " + options.chip) +
+         (options.target == FamilyTarget::Cpu
+              ? std::string("host code")
+              : "GPU code for " + options.chip) +
          " ...");
   if (mlir::failed(lowerFamilies(module, options)))
     return nullptr;

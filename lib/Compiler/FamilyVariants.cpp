@@ -20,23 +20,23 @@ using namespace pointwise;
 
 int32_t pointwise::getElementTypeCode(Type type) {
   if (type.isInteger(1))
-    return 0;
+    return PW_I1;
   if (type.isInteger(8))
-    return 1;
+    return PW_I8;
   if (type.isInteger(16))
-    return 2;
+    return PW_I16;
   if (type.isInteger(32))
-    return 3;
+    return PW_I32;
   if (type.isInteger(64))
-    return 4;
+    return PW_I64;
   if (type.isF16())
-    return 5;
+    return PW_F16;
   if (type.isBF16())
-    return 6;
+    return PW_BF16;
   if (type.isF32())
-    return 7;
+    return PW_F32;
   if (type.isF64())
-    return 8;
+    return PW_F64;
   return -1;
 }
 
@@ -186,17 +186,22 @@ void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
 
 } // namespace
 
-FailureOr<std::vector<FamilySpec>>
-pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
-  if (options.target != "cuda" && options.target != "cpu")
-    return module.emitError() << "unknown target '" << options.target
-                              << "'; expected 'cuda' or 'cpu'";
+std::string pointwise::checkFamilyOptions(const FamilyOptions &options) {
   for (unsigned bits : options.indexBitwidths)
     if (bits != 32 && bits != 64)
-      return module.emitError()
-             << "index bitwidths must be 32 or 64, got " << bits;
+      return "index bitwidths must be 32 or 64, got " + std::to_string(bits);
   if (options.indexBitwidths.empty())
-    return module.emitError("no index bitwidth to build variants for");
+    return "no index bitwidth to build variants for";
+  // The host loops of target=cpu take no GPU option.
+  if (options.target == FamilyTarget::Cuda)
+    return checkGpuCodegenOptions(options);
+  return "";
+}
+
+FailureOr<std::vector<FamilySpec>>
+pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
+  if (std::string problem = checkFamilyOptions(options); !problem.empty())
+    return module.emitError(problem);
 
   std::vector<FamilySpec> families;
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
@@ -232,7 +237,7 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
     auto outputType = cast<MemRefType>(maps.front().getOutputs()[0].getType());
     int64_t maxRank = std::max<int64_t>(1, outputType.getRank());
     // Host loops index with 64 bits and need no tiles: one variant per rank.
-    bool cpu = options.target == "cpu";
+    bool cpu = options.target == FamilyTarget::Cpu;
     // Linear-narrow variants (8-byte vectors) where pw-tile gives ranks >= 2
     // 16-byte ones: maps of 4-byte elements only, vector width left to the
     // compiler. The dispatch picks them when an operand's rows are not
@@ -247,8 +252,11 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
         });
     // Each bitwidth once, in the order given (`32,32` builds one).
     std::vector<unsigned> bitwidths;
-    for (unsigned bits :
-         cpu ? std::vector<unsigned>{64} : options.indexBitwidths)
+    static constexpr unsigned kHostBitwidth = 64;
+    ArrayRef<unsigned> requested =
+        cpu ? ArrayRef<unsigned>(kHostBitwidth)
+            : ArrayRef<unsigned>(options.indexBitwidths);
+    for (unsigned bits : requested)
       if (!llvm::is_contained(bitwidths, bits))
         bitwidths.push_back(bits);
     for (int64_t rank = 1; rank <= maxRank; ++rank) {
@@ -309,32 +317,17 @@ static LogicalResult runReportingErrors(PassManager &pm, ModuleOp module) {
 LogicalResult pointwise::lowerFamilies(ModuleOp module,
                                        const FamilyOptions &options) {
   PassManager pm(module.getContext());
-  if (options.target == "cpu") {
+  if (options.target == FamilyTarget::Cpu) {
     CpuPipelineOptions pipeline;
     // The run-time dispatch checks every call's layouts (lib/Runtime).
     pipeline.runtimeVerification = false;
     buildCpuPipeline(pm, pipeline);
     return runReportingErrors(pm, module);
   }
-  GpuPipelineOptions pipeline;
-  pipeline.chip = options.chip;
-  pipeline.format = options.format;
-  pipeline.cudaPath = options.cudaPath;
-  pipeline.optLevel = options.optLevel;
-  pipeline.blockSize = options.blockSize;
-  pipeline.vectorBytes = options.vectorBytes;
-  pipeline.unroll = options.unroll;
-  pipeline.tileEdge = options.tileEdge;
-  pipeline.loadPolicy = options.loadPolicy;
-  // pw-gpu-pipeline rejects the hint's limits under the policies that do
-  // not read them, even at their defaults: any assignment counts as given.
-  if (options.loadPolicy != "none")
-    pipeline.hintMaxInstructionsPerByte = options.hintMaxInstructionsPerByte;
-  if (options.loadPolicy != "none" && options.loadPolicy != "l1-evict-last")
-    pipeline.hintMinBytes = options.hintMinBytes;
-  pipeline.transposeBlocksPerSM = options.transposeBlocksPerSM;
-  pipeline.launchOnCurrentStream = true;
-  pipeline.runtimeVerification = false;
-  buildGpuPipeline(pm, pipeline);
+  // Strategy and index bitwidth come from each variant's attributes; the
+  // run-time dispatch checks every call's layouts.
+  buildGpuCodegenPipeline(pm, options, options.getTileOptions(),
+                          /*launchOnCurrentStream=*/true,
+                          /*runtimeVerification=*/false);
   return runReportingErrors(pm, module);
 }

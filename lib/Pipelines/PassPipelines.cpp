@@ -109,11 +109,7 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createCoalesceDimsPass());
   }
   if (options.tiled) {
-    TilePassOptions tile;
-    tile.strategy = options.strategy;
-    tile.tileEdge = options.tileEdge;
-    tile.indexBitwidth = options.indexBitwidth;
-    pm.addPass(createTilePass(tile));
+    pm.addPass(createTilePass(options.getTileOptions()));
   } else {
     pm.addPass(createLowerToLoopsPass());
   }
@@ -222,17 +218,13 @@ static std::string checkFeatures(llvm::StringRef features,
 }
 
 std::string
-pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
+pointwise::checkGpuCodegenOptions(const GpuCodegenOptions &options) {
   llvm::StringRef chip = options.chip;
   if (!getMinimumPtxVersion(chip))
     return "pw-gpu-pipeline: unsupported chip '" + chip.str() +
            "'; expected sm_80, sm_86, sm_87, sm_89, sm_90[a], sm_100[a|f], "
            "sm_103[a|f], sm_110[a|f], sm_120[a|f] or "
            "sm_121[a|f]";
-  llvm::StringRef format = options.format;
-  if (format != "fatbin" && format != "bin" && format != "isa")
-    return "pw-gpu-pipeline: unknown format '" + format.str() +
-           "'; expected fatbin, bin or isa";
   if (!options.cudaPath.empty()) {
     llvm::SmallString<256> libdevice(options.cudaPath);
     llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
@@ -248,8 +240,8 @@ pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
     return problem;
   // pw-hint-global-loads reads its limits only under the policies that use
   // them; under another one they would change nothing, without a word.
-  llvm::StringRef policy = options.loadPolicy;
-  if (policy == "none")
+  LoadPolicy policy = options.loadPolicy;
+  if (policy == LoadPolicy::None)
     if (llvm::StringRef given = findGivenOption(
             options.hintMinBytes, options.hintMaxInstructionsPerByte);
         !given.empty())
@@ -257,7 +249,7 @@ pointwise::checkGpuPipelineOptions(const GpuPipelineOptions &options) {
              " needs load-policy=evict-last, l1-evict-last or l2-evict-last "
              "(it tunes pw-hint-global-loads' hints, and load-policy=none "
              "hints no load)";
-  if (policy == "l1-evict-last" && options.hintMinBytes.hasValue())
+  if (policy == LoadPolicy::L1EvictLast && options.hintMinBytes.hasValue())
     return "pw-gpu-pipeline: hint-min-bytes needs load-policy=evict-last or "
            "l2-evict-last (it decides which launches take the L2 evict_last "
            "policy, which load-policy=l1-evict-last does not use)";
@@ -279,24 +271,26 @@ static std::string findCudaToolkit() {
 
 void pointwise::buildGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
-  if (std::string problem = checkGpuPipelineOptions(options);
-      !problem.empty()) {
+  if (std::string problem = checkGpuCodegenOptions(options); !problem.empty()) {
     pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
     return;
   }
-  if (options.runtimeVerification) {
+  buildGpuCodegenPipeline(pm, options, options.getTileOptions(),
+                          options.launchOnCurrentStream,
+                          options.runtimeVerification);
+}
+
+void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
+                                        const GpuCodegenOptions &options,
+                                        const TilePassOptions &tile,
+                                        bool launchOnCurrentStream,
+                                        bool runtimeVerification) {
+  if (runtimeVerification) {
     pm.addPass(createGenerateRuntimeVerificationPass());
     pm.addPass(createRuntimeOverlapChecksPass());
   }
   pm.addPass(createCanonicalizeBroadcastPass());
   pm.addPass(createCoalesceDimsPass());
-  TilePassOptions tile;
-  tile.strategy = options.strategy;
-  tile.blockSize = options.blockSize;
-  tile.vectorBytes = options.vectorBytes;
-  tile.unroll = options.unroll;
-  tile.tileEdge = options.tileEdge;
-  tile.indexBitwidth = options.indexBitwidth;
   pm.addPass(createTilePass(tile));
   // Integer powers as calls of functions (see the CPU pipeline); kernel
   // outlining copies the functions the kernels call into their module.
@@ -304,9 +298,7 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   pm.addPass(createExpandFloatClassesPass());
   // Canonicalization would merge the block and thread loops; it runs once
   // they are a kernel.
-  LowerToGpuPassOptions lower;
-  lower.transposeBlocksPerSM = options.transposeBlocksPerSM;
-  pm.addPass(createLowerToGpuPass(lower));
+  pm.addPass(createLowerToGpuPass(options.getLowerToGpuOptions()));
   // Outlining copied the power functions into the kernels' module; the host
   // module's own copies (private, linkonce_odr) are now unused.
   pm.addPass(createSymbolDCEPass());
@@ -345,21 +337,18 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
-  HintGlobalLoadsPassOptions hints;
-  hints.policy = options.loadPolicy;
-  hints.maxInstructionsPerByte = options.hintMaxInstructionsPerByte;
-  hints.minBytes = options.hintMinBytes;
-  pm.addNestedPass<gpu::GPUModuleOp>(createHintGlobalLoadsPass(hints));
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      createHintGlobalLoadsPass(options.getHintGlobalLoadsOptions()));
 
   GpuToLLVMConversionPassOptions host;
   host.kernelBarePtrCallConv = true;
   pm.addPass(createGpuToLLVMConversionPass(host));
-  if (options.launchOnCurrentStream)
+  if (launchOnCurrentStream)
     pm.addPass(createLaunchOnCurrentStreamPass());
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.cudaPath.empty() ? findCudaToolkit()
                                                 : std::string(options.cudaPath);
-  binary.compilationTarget = options.format;
+  binary.compilationTarget = stringifyBinaryFormat(options.format);
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());

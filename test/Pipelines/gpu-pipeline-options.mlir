@@ -24,7 +24,7 @@
 // OLD: error: pw-gpu-pipeline: unsupported chip 'sm_75'
 // SUFFIX: error: pw-gpu-pipeline: unsupported chip 'sm_80a'
 // AMD: error: pw-gpu-pipeline: unsupported chip 'gfx90a'
-// FORMAT: error: pw-gpu-pipeline: unknown format 'elf'; expected fatbin, bin or isa
+// FORMAT: for the --format option: Cannot find option named 'elf'!
 // TOOLKIT: error: pw-gpu-pipeline: cuda-path '{{.*}}.nowhere' is not a CUDA toolkit (no {{.*}}nvvm{{/|\\}}libdevice{{/|\\}}libdevice.10.bc)
 // OPT: error: pw-gpu-pipeline: opt-level must be 0 to 3, got 4
 // PTX60: error: pw-gpu-pipeline: features '+ptx60': sm_90 needs PTX ISA 8.0 or newer (+ptx80)

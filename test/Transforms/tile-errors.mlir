@@ -10,7 +10,7 @@
 // RUN: not pw-opt %s --pw-canonicalize-broadcast --pw-tile=strategy=linear 2>&1 | FileCheck %s --check-prefix=LINEAR
 // RUN: not pw-opt %s --pw-canonicalize-broadcast --pw-tile=strategy=transpose 2>&1 | FileCheck %s --check-prefix=TRANSPOSE
 
-// STRATEGY: pw-tile: unknown strategy 'diagonal'; expected auto, linear, transpose or general
+// STRATEGY: for the --strategy option: Cannot find option named 'diagonal'!
 // BITWIDTH: pw-tile: index-bitwidth must be 0, 32 or 64, got 16
 // UNROLL: pw-tile: unroll must be 1 to 16, or 0 to decide per map, got -1
 // UNROLL-HIGH: pw-tile: unroll must be 1 to 16, or 0 to decide per map, got 17

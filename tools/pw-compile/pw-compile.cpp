@@ -52,90 +52,11 @@ llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::init("-"),
                                          llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string>
-    outputFilename("o", llvm::cl::Required,
+    outputFilename("o",
                    llvm::cl::desc("Output: .so (shared library), .o (object), "
                                   ".ll (host LLVM IR) or .mlir (the variants, "
                                   "before lowering)"),
                    llvm::cl::value_desc("file"), llvm::cl::cat(compileOptions));
-llvm::cl::list<std::string>
-    functions("function",
-              llvm::cl::desc("Compile only this function "
-                             "(repeatable; default: every "
-                             "function holding a map)"),
-              llvm::cl::cat(compileOptions));
-llvm::cl::opt<std::string>
-    target("target",
-           llvm::cl::desc("cuda (GPU kernels, default) or cpu (host loops "
-                          "dispatched by the same runtime)"),
-           llvm::cl::init("cuda"), llvm::cl::cat(compileOptions));
-llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU architecture"),
-                                llvm::cl::init("sm_90"),
-                                llvm::cl::cat(compileOptions));
-llvm::cl::opt<std::string>
-    format("format",
-           llvm::cl::desc("Embedded GPU code: fatbin (cubin + PTX), bin "
-                          "(cubin) or isa (PTX, compiled by the driver)"),
-           llvm::cl::init("fatbin"), llvm::cl::cat(compileOptions));
-llvm::cl::opt<std::string>
-    cudaPath("cuda-path",
-             llvm::cl::desc("CUDA toolkit (default: $CUDA_HOME or "
-                            "/usr/local/cuda)"),
-             llvm::cl::init(""), llvm::cl::cat(compileOptions));
-llvm::cl::list<unsigned>
-    indexBitwidths("index-bitwidths", llvm::cl::CommaSeparated,
-                   llvm::cl::desc("Index variants to build (default 32,64)"),
-                   llvm::cl::cat(compileOptions));
-llvm::cl::opt<bool>
-    noTranspose("no-transpose",
-                llvm::cl::desc("Build no transpose (shared-memory tile) "
-                               "variants"),
-                llvm::cl::cat(compileOptions));
-llvm::cl::opt<int64_t>
-    blockSize("block-size",
-              llvm::cl::desc("Threads per block of the linear and general "
-                             "variants (0: decided per map)"),
-              llvm::cl::init(0), llvm::cl::cat(compileOptions));
-llvm::cl::opt<int64_t> vectorBytes(
-    "vector-bytes",
-    llvm::cl::desc("Bytes per vector access of the linear variants (0: "
-                   "decided per map)"),
-    llvm::cl::init(0), llvm::cl::cat(compileOptions));
-llvm::cl::opt<std::string> loadPolicy(
-    "load-policy",
-    llvm::cl::desc("Cache policy of the kernels' global loads: evict-last, "
-                   "l1-evict-last, l2-evict-last or none"),
-    llvm::cl::init("evict-last"), llvm::cl::cat(compileOptions));
-llvm::cl::opt<int64_t> hintMinBytes(
-    "hint-min-bytes",
-    llvm::cl::desc("Bytes of input a launch must read for the L2 evict_last "
-                   "policy under --load-policy (smaller launches load with "
-                   "evict_normal; an error under none and l1-evict-last)"),
-    llvm::cl::init(pointwise::kDefaultHintMinBytes),
-    llvm::cl::cat(compileOptions));
-llvm::cl::opt<int64_t> transposeBlocksPerSM(
-    "transpose-blocks-per-sm",
-    llvm::cl::desc("Resident blocks per multiprocessor of the transpose "
-                   "variants, capped through dynamic shared memory sized at "
-                   "launch (0: no cap)"),
-    llvm::cl::init(pointwise::kDefaultTransposeBlocksPerSM),
-    llvm::cl::cat(compileOptions));
-llvm::cl::opt<double> hintMaxInstructionsPerByte(
-    "hint-max-instructions-per-byte",
-    llvm::cl::desc("Maps estimated to compute more instructions per byte "
-                   "moved keep plain loads under --load-policy (an error "
-                   "under none)"),
-    llvm::cl::init(pointwise::kDefaultHintMaxInstructionsPerByte),
-    llvm::cl::cat(compileOptions));
-llvm::cl::opt<int64_t>
-    unroll("unroll",
-           llvm::cl::desc("Accesses per thread and operand (0: decided per "
-                          "map)"),
-           llvm::cl::init(0), llvm::cl::cat(compileOptions));
-llvm::cl::opt<int64_t>
-    tileEdge("tile-edge",
-             llvm::cl::desc("Edge of the transpose variants' tiles (16, 32, "
-                            "64)"),
-             llvm::cl::init(64), llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string>
     runtimeDir("runtime-dir",
                llvm::cl::desc("Directory of libPointwiseRuntime.so for .so "
@@ -147,6 +68,50 @@ llvm::cl::opt<bool> quiet("quiet", llvm::cl::desc("No progress lines"),
 int fail(const llvm::Twine &message) {
   llvm::errs() << "pw-compile: error: " << message << "\n";
   return 1;
+}
+
+bool isHelpFlag(llvm::StringRef argument) {
+  return argument == "--help" || argument == "-help" || argument == "-h";
+}
+
+/// Prints pw-compile's own options, then those of FamilyOptions.
+void printHelp() {
+  llvm::cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
+  llvm::outs()
+      << "\nFamily options (--name=value; pwcCompile's name=value):\n\n";
+  FamilyOptions options;
+  options.printHelp(/*indent=*/2, /*descIndent=*/options.getOptionWidth() + 4);
+}
+
+/// Takes the arguments that name an option of the family compilation
+/// (`--name=value` or `--name`; FamilyOptions: the GPU code generation
+/// options and the family's own, defined there once for pw-compile, the C
+/// API and the pipeline alike) out of `arguments` into `options`. Fails,
+/// after printing why, on a bad value of such an option.
+LogicalResult takeFamilyOptions(llvm::SmallVectorImpl<const char *> &arguments,
+                                FamilyOptions &options) {
+  llvm::SmallVector<const char *> others;
+  for (const char *argument : arguments) {
+    llvm::StringRef word = llvm::StringRef(argument).ltrim('-');
+    if (others.empty() || word == argument || word.empty() ||
+        word.starts_with("=")) {
+      others.push_back(argument);
+      continue;
+    }
+    std::string unknown;
+    llvm::raw_string_ostream errors(unknown);
+    if (succeeded(options.parseFromString(word, errors)))
+      continue;
+    if (!unknown.empty()) { // No such family option: pw-compile's or LLVM's.
+      others.push_back(argument);
+      continue;
+    }
+    llvm::errs() << "pw-compile: error: invalid option '" << argument
+                 << "' (see --help)\n";
+    return failure();
+  }
+  arguments.assign(others);
+  return success();
 }
 
 /// Keeps `output` if everything written to it reached the file; otherwise
@@ -230,29 +195,37 @@ int linkSharedLibrary(llvm::StringRef object, llvm::StringRef output,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  // --help lists this tool's options; LLVM's own stay usable.
+  // --help lists this tool's options and the family's; LLVM's own stay
+  // usable. The help flag is handled here since the family's options live
+  // outside the command-line registry.
+  llvm::SmallVector<const char *> arguments(argv, argv + argc);
+  // Names the program in the messages of bad family option values, which
+  // are parsed before the tool's own options.
+  llvm::cl::ParseCommandLineOptions(1, argv);
+  FamilyOptions options;
+  if (failed(takeFamilyOptions(arguments, options)))
+    return 1;
+  bool help = llvm::any_of(llvm::drop_begin(arguments), isHelpFlag);
+  llvm::erase_if(arguments,
+                 [](const char *argument) { return isHelpFlag(argument); });
   llvm::cl::HideUnrelatedOptions(compileOptions);
   llvm::cl::ParseCommandLineOptions(
-      argc, argv,
+      arguments.size(), arguments.data(),
       "pointwise ahead-of-time compiler: kernel families compiled per rank\n");
+  if (help) {
+    printHelp();
+    return 0;
+  }
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
+  if (outputFilename.getNumOccurrences() == 0)
+    return fail("no output file: give -o <file>");
   llvm::StringRef extension = llvm::sys::path::extension(outputFilename);
   if (extension != ".so" && extension != ".o" && extension != ".ll" &&
       extension != ".mlir")
     return fail("the output must end in .so, .o, .ll or .mlir, got '" +
                 outputFilename + "'");
-
-  // The hint's limits steer the L2 policy: under policies without one they
-  // would be ignored without a word.
-  if (hintMinBytes.getNumOccurrences() &&
-      (loadPolicy == "none" || loadPolicy == "l1-evict-last"))
-    return fail("--hint-min-bytes has no effect under --load-policy=" +
-                loadPolicy + ", which sets no L2 policy");
-  if (hintMaxInstructionsPerByte.getNumOccurrences() && loadPolicy == "none")
-    return fail("--hint-max-instructions-per-byte has no effect under "
-                "--load-policy=none");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -270,24 +243,6 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
-
-  FamilyOptions options;
-  options.target = target;
-  options.chip = chip;
-  options.format = format;
-  options.cudaPath = cudaPath;
-  options.blockSize = blockSize;
-  options.vectorBytes = vectorBytes;
-  options.loadPolicy = loadPolicy;
-  options.hintMaxInstructionsPerByte = hintMaxInstructionsPerByte;
-  options.hintMinBytes = hintMinBytes;
-  options.transposeBlocksPerSM = transposeBlocksPerSM;
-  options.unroll = unroll;
-  options.tileEdge = tileEdge;
-  options.transposeVariants = !noTranspose;
-  options.functions.assign(functions.begin(), functions.end());
-  if (!indexBitwidths.empty())
-    options.indexBitwidths.assign(indexBitwidths.begin(), indexBitwidths.end());
 
   if (extension == ".mlir") {
     if (failed(buildFamilyVariants(*module, options)))

@@ -34,7 +34,7 @@ llvm::Error runtimeError(pwStatus status, const llvm::Twine &what) {
 
 llvm::Expected<std::unique_ptr<CudaExecution>>
 CudaExecution::create(ModuleOp module, llvm::StringRef entry,
-                      llvm::StringRef gpuFormat) {
+                      BinaryFormat gpuFormat) {
   int devices = 0;
   PW_CHECK(pwGetDeviceCount(&devices), "--target=cuda");
   if (devices == 0)
@@ -47,7 +47,7 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry,
   OwningOpRef<ModuleOp> copy = module.clone();
   FamilyOptions options;
   options.chip = arch;
-  options.format = gpuFormat.str();
+  options.format = gpuFormat;
   options.functions = {entry.str()};
   std::vector<FamilySpec> families;
   bool compiled = false;

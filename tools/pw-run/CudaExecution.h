@@ -16,6 +16,8 @@
 
 #include "HostArgument.h"
 
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseEnums.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -36,8 +38,7 @@ public:
   /// and loads it. Fails with the runtime's message when there is no driver
   /// or device, before compiling anything.
   static llvm::Expected<std::unique_ptr<CudaExecution>>
-  create(mlir::ModuleOp module, llvm::StringRef entry,
-         llvm::StringRef gpuFormat);
+  create(mlir::ModuleOp module, llvm::StringRef entry, BinaryFormat gpuFormat);
   ~CudaExecution();
 
   /// Allocates a device buffer per memref argument and copies the host

@@ -21,8 +21,8 @@
 #include "LayoutCheck.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
-#include "Pointwise/Pipelines/Pipelines.h"
 #include "Pointwise/InitAllDialects.h"
+#include "Pointwise/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -99,11 +99,12 @@ llvm::cl::opt<Lowering> lowering(
         clEnumValN(Lowering::Tiled, "tiled",
                    "the GPU kernels' tiled code (pw-tile), run on the CPU")),
     llvm::cl::init(Lowering::Loops), llvm::cl::cat(runOptions));
-llvm::cl::opt<std::string> tileStrategy(
+llvm::cl::opt<TileStrategy> tileStrategy(
     "strategy",
     llvm::cl::desc("pw-tile strategy with --lowering=tiled: auto, linear, "
                    "transpose or general"),
-    llvm::cl::init("auto"), llvm::cl::cat(runOptions));
+    llvm::cl::init(TileStrategy::Auto), tileStrategyValues(),
+    llvm::cl::cat(runOptions));
 llvm::cl::opt<unsigned> indexBitwidth(
     "index-bitwidth",
     llvm::cl::desc("Index arithmetic of --lowering=tiled: 32, 64, or 0 to "
@@ -425,7 +426,7 @@ int main(int argc, char **argv) {
                 "kernel family, checked against the reference lowering)");
   if (target != Target::Cuda && gpuFormat.getNumOccurrences())
     return fail("--gpu-format needs --target=cuda (the CPU runs no GPU code)");
-  if (gpuFormat != "fatbin" && gpuFormat != "bin" && gpuFormat != "isa")
+  if (!symbolizeBinaryFormat(gpuFormat))
     return fail("--gpu-format must be fatbin, bin or isa, not '" + gpuFormat +
                 "'");
   for (const llvm::cl::Option *option :
@@ -476,7 +477,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<CudaExecution> cuda;
   if (target == Target::Cuda) {
-    auto created = CudaExecution::create(*module, name, gpuFormat);
+    auto created =
+        CudaExecution::create(*module, name, *symbolizeBinaryFormat(gpuFormat));
     if (!created)
       return fail(llvm::toString(created.takeError()));
     cuda = std::move(*created);

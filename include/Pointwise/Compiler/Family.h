@@ -24,7 +24,7 @@
 #ifndef POINTWISE_COMPILER_FAMILY_H
 #define POINTWISE_COMPILER_FAMILY_H
 
-#include "Pointwise/Dialect/Pointwise/Transforms/WorkEstimate.h"
+#include "Pointwise/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -40,41 +40,52 @@ class Module;
 
 namespace pointwise {
 
-struct FamilyOptions {
-  /// "cuda": GPU kernels launched through the runtime (pw-gpu-pipeline);
-  /// "cpu": loops on the host (pw-cpu-pipeline), dispatched by the same
+/// Where a family's variants run.
+enum class FamilyTarget {
+  /// GPU kernels launched through the runtime (pw-gpu-pipeline).
+  Cuda,
+  /// Loops on the host (pw-cpu-pipeline), dispatched by the same
   /// pwFamilyLaunch with linear 64-bit variants only.
-  std::string target = "cuda";
-  /// GPU code generation (see pw-gpu-pipeline's options).
-  std::string chip = "sm_90";
-  std::string format = "fatbin";
-  std::string cudaPath;
-  int optLevel = 3;
-  int64_t blockSize = 0;   // 0: pw-tile decides per map
-  int64_t vectorBytes = 0; // 0: pw-tile decides per map
-  int64_t unroll = 0;      // 0: pw-tile decides per map
-  int64_t tileEdge = 64;
-  /// Cache policy of the kernels' global loads (pw-hint-global-loads):
-  /// "evict-last", "l1-evict-last", "l2-evict-last" or "none".
-  std::string loadPolicy = "evict-last";
-  /// Bytes of input a launch must read for the L2 evict_last load policy
-  /// (pw-hint-global-loads); smaller launches load with evict_normal.
-  int64_t hintMinBytes = kDefaultHintMinBytes;
-  /// Kernels estimated to compute more instructions per byte moved than
-  /// this keep plain loads (pw-hint-global-loads).
-  double hintMaxInstructionsPerByte = kDefaultHintMaxInstructionsPerByte;
-  /// Resident blocks per multiprocessor of the transpose variants
-  /// (pw-lower-to-gpu's transpose-blocks-per-sm; 0: no cap).
-  int64_t transposeBlocksPerSM = kDefaultTransposeBlocksPerSM;
-  /// Index bitwidths to build variants for (32 and/or 64; 64 covers every
-  /// layout).
-  std::vector<unsigned> indexBitwidths = {32, 64};
-  /// Also build transpose variants (shared-memory tiles) for each memref
-  /// input at ranks >= 2.
-  bool transposeVariants = true;
-  /// Only these functions (all functions holding a map when empty).
-  std::vector<std::string> functions;
+  Cpu,
 };
+
+/// The options of a family compilation: the GPU code generation options
+/// (GpuCodegenOptions, with their definitions) and the family's own. The C
+/// API's option string (`pwcCompile`) and pw-compile's flags are parsed by
+/// this one struct. The family chooses each variant's strategy and index
+/// bitwidth itself, launches on the runtime's current stream and leaves the
+/// layout checks to the run-time dispatch.
+struct FamilyOptions : public mlir::PassPipelineOptions<FamilyOptions>,
+                       public GpuCodegenOptions {
+  FamilyOptions()
+      : GpuCodegenOptions(static_cast<mlir::detail::PassOptions &>(*this)) {}
+
+  Option<FamilyTarget> target{
+      *this, "target",
+      llvm::cl::desc("cuda (GPU kernels, default) or cpu (host loops "
+                     "dispatched by the same runtime; no GPU option applies)"),
+      llvm::cl::init(FamilyTarget::Cuda),
+      llvm::cl::values(clEnumValN(FamilyTarget::Cuda, "cuda", ""),
+                       clEnumValN(FamilyTarget::Cpu, "cpu", ""))};
+  ListOption<unsigned> indexBitwidths{
+      *this, "index-bitwidths",
+      llvm::cl::desc("Index bitwidths to build variants for: 32 and/or 64 "
+                     "(64 covers every layout; default 32,64)"),
+      llvm::cl::list_init<unsigned>({32, 64})};
+  Option<bool> transposeVariants{
+      *this, "transpose",
+      llvm::cl::desc("Also build transpose variants (shared-memory tiles) "
+                     "for each memref input at ranks >= 2"),
+      llvm::cl::init(true)};
+  ListOption<std::string> functions{
+      *this, "function",
+      llvm::cl::desc("Compile only these functions (default: every function "
+                     "holding a map)")};
+};
+
+/// What is wrong with `options` (index bitwidths other than 32 and 64, or
+/// none; for target=cuda, checkGpuCodegenOptions'), or "" when nothing is.
+std::string checkFamilyOptions(const FamilyOptions &options);
 
 /// One argument of a family's function.
 struct FamilyArgument {

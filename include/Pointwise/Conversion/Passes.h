@@ -14,7 +14,7 @@
 #ifndef POINTWISE_CONVERSION_PASSES_H
 #define POINTWISE_CONVERSION_PASSES_H
 
-#include "Pointwise/Dialect/Pointwise/Transforms/WorkEstimate.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseEnums.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -185,16 +185,18 @@ def HintGlobalLoadsPass
     `policy=none` leaves every load alone (for A/B comparisons).
   }];
   let options = [
-    Option<"policy", "policy", "std::string", /*default=*/"\"evict-last\"",
+    Option<"policy", "policy", "::pointwise::LoadPolicy",
+           /*default=*/"::pointwise::LoadPolicy::EvictLast",
            "Cache policy of global loads: evict-last (L1 evict_last and an "
-           "L2 evict_last policy), l1-evict-last, l2-evict-last or none">,
+           "L2 evict_last policy), l1-evict-last, l2-evict-last or none",
+           "::pointwise::loadPolicyValues()">,
     Option<"minBytes", "evict-last-min-bytes", "int64_t",
-           /*default=*/"::pointwise::kDefaultHintMinBytes",
+           /*default=*/"int64_t(64) << 20",
            "Bytes of input a launch must read for the L2 evict_last policy "
            "(kernels that record their bytes per block); smaller launches "
            "load with evict_normal (non-negative)">,
     Option<"maxInstructionsPerByte", "max-instructions-per-byte", "double",
-           /*default=*/"::pointwise::kDefaultHintMaxInstructionsPerByte",
+           /*default=*/"7.25",
            "Kernels whose recorded estimate of instructions per byte moved "
            "is above this keep plain loads">,
   ];

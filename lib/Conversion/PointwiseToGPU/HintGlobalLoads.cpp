@@ -23,6 +23,7 @@ namespace pointwise {
 } // namespace pointwise
 
 using namespace mlir;
+using namespace pointwise;
 
 namespace {
 
@@ -92,19 +93,18 @@ struct HintGlobalLoadsPass
           << static_cast<int64_t>(minBytes);
       return signalPassFailure();
     }
-    if (policy == "none")
+    switch (policy) {
+    case LoadPolicy::None:
       return;
-    if (policy == "evict-last") {
+    case LoadPolicy::EvictLast:
       l1EvictLast = l2EvictLast = true;
-    } else if (policy == "l1-evict-last") {
+      break;
+    case LoadPolicy::L1EvictLast:
       l1EvictLast = true;
-    } else if (policy == "l2-evict-last") {
+      break;
+    case LoadPolicy::L2EvictLast:
       l2EvictLast = true;
-    } else {
-      emitError(getOperation().getLoc())
-          << "pw-hint-global-loads: unknown policy '" << policy
-          << "'; expected evict-last, l1-evict-last, l2-evict-last or none";
-      return signalPassFailure();
+      break;
     }
     getOperation().walk([&](LLVM::LLVMFuncOp function) {
       if (!function.isExternal())

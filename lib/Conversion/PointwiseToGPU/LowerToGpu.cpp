@@ -12,6 +12,7 @@
 
 #include "Pointwise/Conversion/Passes.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/WorkEstimate.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

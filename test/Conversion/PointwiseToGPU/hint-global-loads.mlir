@@ -8,7 +8,7 @@
 // RUN: not pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{policy=evict-first}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not pw-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(pw-hint-global-loads{evict-last-min-bytes=-1}))' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
-// BAD: pw-hint-global-loads: unknown policy 'evict-first'; expected evict-last, l1-evict-last, l2-evict-last or none
+// BAD: for the --policy option: Cannot find option named 'evict-first'!
 // NEGATIVE: pw-hint-global-loads: evict-last-min-bytes must not be negative, got -1
 
 // CHECK-LABEL: llvm.func @kernel

@@ -20,7 +20,8 @@
 // HOST: call {{.*}}@llvm.exp.f32(
 // HOST: define {{.*}}i32 @axpy(
 
-// BAD: error: unknown target 'tpu'; expected 'cuda' or 'cpu'
+// BAD: pw-compile: for the --target option: Cannot find option named 'tpu'!
+// BAD-NEXT: pw-compile: error: invalid option '--target=tpu' (see --help)
 
 func.func @axpy(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>,
                 %b: memref<?xf32>, %alpha: f32, %c: memref<?x?xf32>) {

@@ -5,10 +5,10 @@
 // linear-narrow variant (8-byte vectors) at ranks >= 2.
 // RUN: pw-compile %s -o %t.mlir --quiet
 // RUN: FileCheck %s < %t.mlir
-// RUN: pw-compile %s -o %t.few.mlir --quiet --no-transpose --index-bitwidths=64
+// RUN: pw-compile %s -o %t.few.mlir --quiet --transpose=false --index-bitwidths=64
 // RUN: FileCheck %s --check-prefix=FEW < %t.few.mlir
 // A bitwidth given twice builds its variants once.
-// RUN: pw-compile %s -o %t.dup.mlir --quiet --no-transpose --index-bitwidths=32,32
+// RUN: pw-compile %s -o %t.dup.mlir --quiet --transpose=false --index-bitwidths=32,32
 // RUN: FileCheck %s --check-prefix=DUP < %t.dup.mlir
 
 // CHECK-NOT: func.func @axpy(

@@ -202,7 +202,10 @@ TEST(CompilerCAPI, BadOptions) {
        {"target=tpu", "format=elf", "index-bitwidths=16", "transpose=yes",
         "block-size=-3", "unroll=-1", "opt-level=7", "color=blue", "target",
         "transpose-blocks-per-sm=-1", "transpose-blocks-per-sm=many",
-        "vector-bytes=-2", "vector-bytes=wide", "block-size=some"}) {
+        "vector-bytes=-2", "vector-bytes=wide", "block-size=some",
+        // pw-gpu-pipeline's options that a family chooses itself.
+        "strategy=general", "index-bitwidth=32", "runtime-verification=1",
+        "launch-on-current-stream=0"}) {
     EXPECT_EQ(pwcCompile(source.data(), source.size(), options, &library),
               PW_ERROR_INVALID_VALUE)
         << options;

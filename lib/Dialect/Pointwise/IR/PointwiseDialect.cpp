@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseEnums.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -14,6 +15,7 @@
 using namespace mlir;
 using namespace pointwise;
 
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseEnums.cpp.inc"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOpsDialect.cpp.inc"
 
 void PointwiseDialect::initialize() {

@@ -41,19 +41,8 @@ using namespace pointwise;
 
 namespace {
 
-enum class Strategy { Linear, Transpose, General };
-
-StringRef getStrategyName(Strategy strategy) {
-  switch (strategy) {
-  case Strategy::Linear:
-    return "linear";
-  case Strategy::Transpose:
-    return "transpose";
-  case Strategy::General:
-    return "general";
-  }
-  llvm_unreachable("unknown strategy");
-}
+/// The strategy a map is tiled with: TileStrategy's cases but Auto.
+using Strategy = TileStrategy;
 
 /// Threads of a block of the transpose strategy: a tile of edge E is
 /// covered in passes of kTileThreads / E rows.
@@ -832,7 +821,7 @@ scf::ParallelOp KernelEmitter::createBlockLoop(Value grid, Strategy strategy,
                                                int64_t elementsPerBlock) {
   scf::ParallelOp blocks = createMappedLoop(grid, gpu::Processor::BlockX);
   blocks->setAttr(PointwiseDialect::StrategyAttrHelper::getNameStr(),
-                  builder.getStringAttr(getStrategyName(strategy)));
+                  builder.getStringAttr(stringifyTileStrategy(strategy)));
   int64_t bytesPerElement = 0;
   for (const FlatOperand &input : inputs)
     if (input.flat)
@@ -1241,22 +1230,21 @@ LinearShape chooseLinearShape(MapOp map, Strategy strategy) {
 
 /// The nearest enclosing overrides of `strategy`, `indexBitwidth` and
 /// `vectorBytes`, checked like the options.
-LogicalResult applyOverrides(MapOp map, std::string &strategy,
+LogicalResult applyOverrides(MapOp map, TileStrategy &strategy,
                              unsigned &indexBitwidth, int64_t &vectorBytes) {
   for (Operation *owner = map->getParentOp(); owner;
        owner = owner->getParentOp()) {
     if (Attribute attr = owner->getAttr(
             PointwiseDialect::TileStrategyAttrHelper::getNameStr())) {
       auto name = dyn_cast<StringAttr>(attr);
-      if (!name ||
-          !llvm::is_contained(
-              ArrayRef<StringRef>{"auto", "linear", "transpose", "general"},
-              name.getValue()))
+      std::optional<TileStrategy> named =
+          name ? symbolizeTileStrategy(name.getValue()) : std::nullopt;
+      if (!named)
         return owner->emitOpError()
                << PointwiseDialect::TileStrategyAttrHelper::getNameStr()
                << " must be \"auto\", \"linear\", \"transpose\" or "
                   "\"general\"";
-      strategy = name.str();
+      strategy = *named;
       break;
     }
   }
@@ -1299,12 +1287,6 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
     // Option errors concern no op: report them at the module's location
     // without printing the module.
     Location loc = getOperation()->getLoc();
-    if (strategy != "auto" && strategy != "linear" && strategy != "transpose" &&
-        strategy != "general") {
-      emitError(loc) << "pw-tile: unknown strategy '" << strategy
-                     << "'; expected auto, linear, transpose or general";
-      return signalPassFailure();
-    }
     if (indexBitwidth != 0 && indexBitwidth != 32 && indexBitwidth != 64) {
       emitError(loc) << "pw-tile: index-bitwidth must be 0, 32 or 64, got "
                      << static_cast<unsigned>(indexBitwidth);
@@ -1342,19 +1324,21 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
       // be in pw-canonicalize-broadcast's form (a no-op on maps that went
       // through it, as in the pipelines).
       canonicalizeBroadcastInputs(rewriter, map);
-      std::string strategy = this->strategy;
+      TileStrategy strategy = this->strategy;
       unsigned indexBitwidth = this->indexBitwidth;
       int64_t vectorBytes = this->vectorBytes;
       if (failed(applyOverrides(map, strategy, indexBitwidth, vectorBytes)))
         return signalPassFailure();
       Strategy chosen = chooseStrategy(map);
-      if (strategy == "general") {
+      if (strategy == TileStrategy::General) {
         chosen = Strategy::General;
-      } else if (strategy == "linear" && chosen != Strategy::Linear) {
+      } else if (strategy == TileStrategy::Linear &&
+                 chosen != Strategy::Linear) {
         map.emitOpError("the linear strategy needs stride 1 or 0 along "
                         "the last dim of every memref operand");
         return signalPassFailure();
-      } else if (strategy == "transpose" && chosen != Strategy::Transpose) {
+      } else if (strategy == TileStrategy::Transpose &&
+                 chosen != Strategy::Transpose) {
         map.emitOpError("the transpose strategy needs outputs contiguous "
                         "along the last dim and an input contiguous along "
                         "another dim");

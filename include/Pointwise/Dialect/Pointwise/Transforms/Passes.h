@@ -13,6 +13,8 @@
 #ifndef POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_H
 #define POINTWISE_DIALECT_POINTWISE_TRANSFORMS_PASSES_H
 
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseEnums.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace pointwise {

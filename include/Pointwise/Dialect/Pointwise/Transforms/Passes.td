@@ -168,8 +168,10 @@ def TilePass : Pass<"pw-tile"> {
     test.
   }];
   let options = [
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
-           "Strategy to use: auto, linear, transpose or general">,
+    Option<"strategy", "strategy", "::pointwise::TileStrategy",
+           /*default=*/"::pointwise::TileStrategy::Auto",
+           "Strategy to use: auto, linear, transpose or general",
+           "::pointwise::tileStrategyValues()">,
     Option<"blockSize", "block-size", "int64_t", /*default=*/"0",
            "Threads per block of the linear and general strategies (1 to "
            "1024), or 0 (auto) to decide per map: 256 for linear maps of "

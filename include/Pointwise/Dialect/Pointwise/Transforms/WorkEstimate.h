@@ -27,20 +27,6 @@ namespace pointwise {
 
 class MapOp;
 
-/// The estimate above which pw-hint-global-loads leaves a kernel's loads
-/// plain, by default (measured on an H100: Passes.td, benchmarks/NOTES.md).
-constexpr double kDefaultHintMaxInstructionsPerByte = 7.25;
-
-/// The default of pw-hint-global-loads' evict-last-min-bytes: launches
-/// reading fewer bytes of input load with an evict_normal policy (measured
-/// on an H100: Passes.td, benchmarks/NOTES.md, tenth session).
-constexpr int64_t kDefaultHintMinBytes = int64_t(64) << 20;
-
-/// The default of pw-gpu-pipeline's transpose-blocks-per-sm: kernels with
-/// shared-memory tiles run at most this many blocks per multiprocessor
-/// (measured on an H100: Passes.td, benchmarks/NOTES.md, eleventh session).
-constexpr int64_t kDefaultTransposeBlocksPerSM = 3;
-
 /// Bytes an element of `type` occupies in memory: i1 (and other types
 /// under 8 bits) as a byte, index as 8.
 int64_t getElementByteWidth(mlir::Type type);
