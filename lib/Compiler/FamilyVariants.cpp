@@ -241,9 +241,8 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
     // Linear-narrow variants (8-byte vectors) where pw-tile gives ranks >= 2
     // 16-byte ones: maps of 4-byte elements only, vector width left to the
     // compiler. The dispatch picks them when an operand's rows are not
-    // 16-byte aligned: on an H100 such maps (rows at an odd pitch of
-    // floats) ran 0.5 to 1.1 points of copy bandwidth faster, while aligned
-    // broadcasts lose 4 points (benchmarks/NOTES.md, fourteenth session).
+    // 16-byte aligned, where they are faster; on aligned rows they are
+    // slower (docs/Performance.md, row narrow-variants).
     bool narrowVariants =
         !cpu && options.vectorBytes == 0 &&
         llvm::all_of(function.getArgumentTypes(), [](Type type) {

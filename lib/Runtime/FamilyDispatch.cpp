@@ -43,11 +43,12 @@ namespace {
 constexpr int32_t kMaxArguments = 4096;
 constexpr int32_t kMaxRank = 64;
 /// Descriptors of up to this many words (and argument arrays of up to this
-/// many entries) are built on the stack.
+/// many entries) are built on the stack (docs/Performance.md, row
+/// inline-buffers).
 constexpr size_t kInlineDescriptorWords = 512;
 constexpr size_t kInlineArguments = 64;
 /// The dispatch decisions each thread remembers, least recently used first
-/// out.
+/// out (docs/Performance.md, row dispatch-decision-cache).
 constexpr unsigned kCachedDecisions = 8;
 /// Decisions whose key (the family table and the descriptors) is larger are
 /// not remembered: families of hundreds of arguments.
@@ -421,7 +422,8 @@ bool visitFamilyArguments(const pwFamily &family, Visit &visit) {
 /// The arrays are read with the counts and ranks of the struct and arguments
 /// visited first, so a table that matches a remembered key is read exactly
 /// as far as the verified table that key was made from (`variant` is below
-/// its variant count).
+/// its variant count). Only the launched variant's entry is part of the key
+/// (docs/Performance.md, row dispatch-key-launched-variant).
 template <typename Visit>
 bool visitOperandsAndVariant(const pwFamily &family, void **args, int variant,
                              Visit &visit) {

@@ -88,6 +88,7 @@ private:
     const char *name;
     CUfunction function;
   };
+  // docs/Performance.md, row module-function-cache.
   static constexpr unsigned kCacheCapacity = 32;
 
   /// The module loaded in one context, and its functions.

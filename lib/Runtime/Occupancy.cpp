@@ -75,6 +75,8 @@ bool getLimits(const CudaDriver &driver, CUdevice device, int32_t &perSM,
 
 } // namespace
 
+// The least padding that keeps N + 1 blocks out (docs/Performance.md, row
+// occupancy-padding).
 int32_t pwOccupancySharedMemory(int32_t staticBytes, int32_t blocksPerSM) {
   if (staticBytes < 0 || blocksPerSM <= 0)
     return 0;

@@ -7,15 +7,16 @@
 // `pointwise._fastcall.FamilyCall`: the common call of a family of a
 // pw-compile library (`KernelLibrary(...).family(name)(...)`), done in C
 // instead of the generated Python of `Family._build_call`, for host time per
-// call below PyTorch eager's. The common call is: every memref argument an
-// exact `torch.Tensor` on a CUDA device, of a dtype the argument accepts,
-// any strides, of the argument's rank or one that leading size-1 dims or
-// padding make it; every scalar a Python number that packs (bool, int,
-// float). The call packs the memref descriptors and scalars exactly as the
-// generated Python does and launches on the runtime's current device and
-// stream with the GIL released. Anything else hands the call, unchanged, to
-// the generated Python, which either handles it or raises the error that
-// names the mistake: this file never changes a result, only its cost.
+// call below PyTorch eager's (docs/Performance.md, row python-c-call). The
+// common call is: every memref argument an exact `torch.Tensor` on a CUDA
+// device, of a dtype the argument accepts, any strides, of the argument's rank
+// or one that leading size-1 dims or padding make it; every scalar a Python
+// number that packs (bool, int, float). The call packs the memref descriptors
+// and scalars exactly as the generated Python does and launches on the
+// runtime's current device and stream with the GIL released. Anything else
+// hands the call, unchanged, to the generated Python, which either handles it
+// or raises the error that names the mistake: this file never changes a result,
+// only its cost.
 //
 //===----------------------------------------------------------------------===//
 

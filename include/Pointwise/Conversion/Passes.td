@@ -83,16 +83,10 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
     multiprocessor (PTX can only ask for a minimum of resident blocks). It
     picks the least padding that keeps N + 1 blocks out, so that the driver
     configures as little shared memory, and as much L1, as N blocks allow.
-    The pass itself defaults to no cap; `pw-gpu-pipeline` and `pw-compile`
-    use 3. On an H100 the 64 x 64 f32 transposes otherwise run 8 blocks of
-    256 threads per multiprocessor. Against that, 11 rounds paired
-    (`benchmarks/NOTES.md`, eleventh session), in points of copy bandwidth
-    for nchw_plus_nhwc / add_transposed / transpose_copy: 2 blocks -2.1 /
-    -1.9 / -1.2; 3 blocks +1.4 / +1.1 / +0.4; 4 blocks +1.0 / +0.8 to +0.9
-    / 0.0 to +0.3; 5 blocks +0.7 / +0.5 / +0.2; 6 blocks +0.5 / +0.4 /
-    +0.1. The same 5-block cap with the most padding (L1 left 28 KiB
-    instead of 60) gained nchw nothing. Linear kernels have no such
-    buffers and are launched as before.
+    The pass itself defaults to no cap; `pw-gpu-pipeline` and kernel
+    families use 3, which moves the 64 x 64 transposes most on an H100
+    (docs/Performance.md, row `transpose-blocks-per-sm`). Linear kernels
+    have no such buffers and get no padding.
   }];
   let options = [
     Option<"transposeBlocksPerSM", "transpose-blocks-per-sm", "int64_t",
@@ -123,66 +117,44 @@ def HintGlobalLoadsPass
     the loads PyTorch Inductor's Triton kernels issue for inputs it marks
     `evict_last`. They take the coherent path even for arguments marked
     `llvm.noalias` and `llvm.readonly`, for which NVPTX makes plain loads
-    `ld.global.nc`: with the hint, `.nc` cost the transpose kernels 0.1 to
-    0.4 points (library A/B, 11 rounds paired) and a hand-written 64 x 64
-    tile 0.4 to 0.9 (`benchmarks/NOTES.md`, eleventh session). On an H100 under `triton.testing.do_bench` (a 256 MB
-    `zero_()` before each timed call, which leaves L2 full of dirty lines),
-    such loads moved 0.5 to 2 points more of copy bandwidth than plain ones
-    on launches reading 128 MiB or more (dense, broadcast, flipped and
-    transposed workloads; `benchmarks/NOTES.md`, sixth and seventh
-    sessions); reading each call's inputs from fresh copies changed
-    nothing, so the gain is not reuse between calls. The L2 policy carries
-    the gain (`policy=l2-evict-last` matches `evict-last`; `l1-evict-last`
-    matches `none`).
+    `ld.global.nc`: with the hint, `.nc` is slower. The L2 policy is what
+    moves more bytes per second under a benchmark that flushes L2 before
+    each call, and the gain is not reuse between calls
+    (docs/Performance.md, row `hint-policy`).
 
     The policy follows the launch's size: a kernel on which
     `pw-lower-to-gpu` recorded `pointwise.input_bytes_per_block` computes
     grid size x bytes per block at its entry and uses the evict_last policy
     when that reaches `evict-last-min-bytes` (64 MiB by default), an
-    `evict_normal` one otherwise. Kernels without the record always use
-    evict_last. Lines loaded with the evict_last policy stay marked after
-    the kernel: they outlive later traffic of normal priority (such as
-    `do_bench`'s flush) until other evict_last traffic displaces them or
-    the program calls `cuCtxResetPersistingL2Cache`, so a kernel that
-    reads the same memory next may find part of it in L2. Timed with the
-    marks reset before each measurement, and each call reading the next of
-    three copies of its inputs (tenth session), the hint gained 1.2 to 1.4
-    points on 64 MiB launches (rank5_sliced, a dense copy); at 8 to
-    32 MiB the results (-2.9 to +4.2, 15 rounds) were within what
-    identical kernels differed by (up to 2.9 points), so smaller launches
-    keep evict_normal.
-    (An earlier finding that the hint lost 4 to 11 points at 16 to 64 MiB
-    came from timing after kernels whose evict_last lines were still in
-    L2.)
+    `evict_normal` one otherwise (row `hint-min-bytes`). Kernels without
+    the record always use evict_last. Lines loaded with the evict_last
+    policy stay marked after the kernel: they outlive later traffic of
+    normal priority until other evict_last traffic displaces them or the
+    program calls `cuCtxResetPersistingL2Cache`, so a kernel that reads the
+    same memory next may find part of it in L2.
 
-    Kernels that compute much per byte keep plain loads. pw-tile records
-    on each kernel `pointwise.instructions_per_byte`, a static estimate of
-    the instructions one element executes divided by the bytes of its
-    operands (`WorkEstimate.h`); above `max-instructions-per-byte` (7.25)
-    the kernel's loads stay as they are, and kernels without the record
-    are hinted. On an H100 (`benchmarks/lab/hint_probe.mlir`,
-    `benchmarks/NOTES.md`, eighth and ninth sessions) the hint cost 0.4 to
-    4 points on f16 and bf16 kernels estimated at 7.5 or more (GELU with
-    tanh or erf, sine, log, softplus, chains of 24 to 40 FMAs) and gained
-    0.4 to 1.3 on kernels at 7 or less. The estimate misjudges f32 kernels
-    of 7.5 to 8.5 (56 and 64 FMAs, mish: they gained 0.7 to 1.4 with the
-    hint and now go without it) and f16 sigmoid at 7.0 (hinted, lost 0.4):
-    what makes 16-bit storage lose at a lower estimate is not known (not
-    the registers: one vector per thread, 32 registers instead of 48, made
-    the f16 kernels slower with or without the hint).
+    Kernels that compute much per byte keep plain loads. pw-tile records on
+    each kernel `pointwise.instructions_per_byte`, a static estimate of the
+    instructions one element executes divided by the bytes of its operands
+    (`WorkEstimate.h`, row `work-estimate`); above
+    `max-instructions-per-byte` (7.25) the kernel's loads stay as they are,
+    and kernels without the record are hinted (row
+    `hint-max-instructions-per-byte`).
 
-    Kernels that address more than one workgroup buffer (pw-tile's
-    transpose strategy staging two or more inputs through shared-memory
-    tiles) keep plain loads: there the hint cost 0.5 to 11 points on the
-    same machine, while it gained one on the transpose of a single input.
-    Elsewhere, loads of 1 byte (`i8`, `i1`),
-    misaligned ones, and loads whose address does not come from an argument
-    stay as they are. The inline assembly is marked as having side effects,
+    Kernels that address more than one workgroup buffer (pw-tile's transpose
+    strategy staging two or more inputs through shared-memory tiles) keep
+    plain loads (row `hint-multi-buffer`). Elsewhere, loads of 1 byte (`i8`,
+    `i1`), misaligned ones, and loads whose address does not come from an
+    argument stay as they are. Stores are never rewritten (row
+    `store-policy`). The inline assembly is marked as having side effects,
     so LLVM keeps it in program order and never speculates it out of the
     branch that guards it (the vector path of pw-tile loads vectors only
     where the host checked alignment).
 
-    `policy=none` leaves every load alone (for A/B comparisons).
+    The other policies: `l1-evict-last` gives the loads only the L1
+    priority and `l2-evict-last` only the L2 policy (each half of the hint
+    alone); `none` leaves every load as NVPTX emits it (`ld.global.nc` for
+    arguments only read).
   }];
   let options = [
     Option<"policy", "policy", "::pointwise::LoadPolicy",

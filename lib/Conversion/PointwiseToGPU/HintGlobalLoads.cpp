@@ -124,13 +124,12 @@ struct HintGlobalLoadsPass
   }
 
   void hintLoads(LLVM::LLVMFuncOp function) {
-    // Measured on an H100 (benchmarks/NOTES.md, sixth session): the hint
-    // gained a point on the transpose of one input, and cost the tiled
-    // transposes of two inputs 0.5 to 11 points.
+    // The hint slows the tiled transposes of two or more inputs
+    // (docs/Performance.md, row hint-multi-buffer).
     if (countWorkgroupBuffers(function) > 1)
       return;
-    // Measured on an H100 (benchmarks/NOTES.md, eighth and ninth sessions):
-    // the hint cost kernels near the issue limit 0.6 to 4 points.
+    // The hint slows kernels near the issue limit (docs/Performance.md, row
+    // hint-max-instructions-per-byte).
     if (auto work = function->getAttrOfType<FloatAttr>(
             pointwise::PointwiseDialect::InstructionsPerByteAttrHelper::
                 getNameStr());
@@ -187,7 +186,8 @@ struct HintGlobalLoadsPass
   /// The kernel's L2 policy, made at its entry: evict_last when the launch
   /// reads at least `minBytes` (grid size times the bytes per block that
   /// pw-lower-to-gpu recorded on the kernel), evict_normal below; always
-  /// evict_last for kernels without that record.
+  /// evict_last for kernels without that record (docs/Performance.md, rows
+  /// hint-policy and hint-min-bytes).
   Value createPolicy(OpBuilder &builder, LLVM::LLVMFuncOp function) {
     Location loc = function.getLoc();
     Value evictLast = createFractionalPolicy(builder, loc, "evict_last");

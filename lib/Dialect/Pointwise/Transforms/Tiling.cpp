@@ -45,10 +45,12 @@ namespace {
 using Strategy = TileStrategy;
 
 /// Threads of a block of the transpose strategy: a tile of edge E is
-/// covered in passes of kTileThreads / E rows.
+/// covered in passes of kTileThreads / E rows (docs/Performance.md, row
+/// transpose-tile).
 constexpr int64_t kTileThreads = 256;
 
-/// Bytes of a vector access of the transpose strategy's interior tiles.
+/// Bytes of a vector access of the transpose strategy's interior tiles
+/// (docs/Performance.md, row transpose-vectors).
 constexpr int64_t kTransposeVectorBytes = 16;
 
 /// The static strides of a memref operand, or nothing for a scalar.
@@ -92,7 +94,8 @@ bool isTransposedInput(Value input, int64_t transposedDim) {
 /// Transpose when an input is contiguous along another dim than the outputs;
 /// otherwise linear unless some memref operand is known to have a stride
 /// other than 1 or 0 along the last dim. Unknown strides are checked when
-/// the kernel runs: the vector path needs them to be 1.
+/// the kernel runs: the vector path needs them to be 1 (docs/Performance.md,
+/// row transpose-detection).
 Strategy chooseStrategy(MapOp map) {
   if (map.getIterationShape().empty())
     return Strategy::General;
@@ -139,12 +142,14 @@ std::optional<unsigned> decideIndexBitwidthStatically(MapOp map) {
 }
 
 /// 32-bit index arithmetic is safe when the layout algebra says every
-/// operand's reachable offsets fit; only static layouts can tell.
+/// operand's reachable offsets fit; only static layouts can tell
+/// (docs/Performance.md, row index-bitwidth).
 unsigned chooseIndexBitwidth(MapOp map) {
   return decideIndexBitwidthStatically(map).value_or(64);
 }
 
-/// Elements a thread of the linear strategy keeps in flight at most.
+/// Elements a thread of the linear strategy keeps in flight at most
+/// (docs/Performance.md, row elements-in-flight).
 constexpr int64_t kElementsInFlight = 16;
 
 /// Bounds of the options: CUDA's threads per block, the widest vector
@@ -483,6 +488,8 @@ Value KernelEmitter::computeHostVectorCondition() {
   return ok;
 }
 
+// Division by a magic multiplier in 32-bit kernels (docs/Performance.md, row
+// magic-division).
 Divider KernelEmitter::createDivider(Value divisor) {
   if (!indexType.isInteger(32) || getConstantIntValue(divisor))
     return {divisor, Value(), Value()};
@@ -717,6 +724,8 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
   }
 }
 
+// One chunk per block, no persistent grid (docs/Performance.md, row
+// linear-grid).
 void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   int64_t elementsPerThread =
       unroll * (strategy == Strategy::Linear ? vectorWidth : 1);
@@ -1063,6 +1072,8 @@ void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
   }
 }
 
+// Tiles along the outputs' last dim vary fastest in the grid
+// (docs/Performance.md, rows transpose-tile and transpose-block-order).
 void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
   TransposeTiles tiles;
   tiles.transposedDim = transposedDim;
@@ -1180,7 +1191,8 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
 constexpr int64_t kStaticSharedMemoryBytes = 48 * 1024;
 
 /// The largest tile edge up to `requested` whose tiles, one per transposed
-/// input (E x (E + 1) elements each), fit in static shared memory.
+/// input (E x (E + 1) elements each), fit in static shared memory
+/// (docs/Performance.md, row transpose-tile-fit).
 int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested) {
   int64_t rowBytes = 0;
   for (Value input : map.getInputs())
@@ -1193,10 +1205,10 @@ int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested) {
   return edge;
 }
 
-/// The unroll of option value 0. Measured on an H100 (benchmarks/NOTES.md),
-/// the linear strategy's bandwidth follows the bytes of loads a thread has
-/// in flight: one vector per operand is best when two or more memref inputs
-/// stream, two when one does. The general strategy keeps its 4 steps.
+/// The unroll of option value 0. The linear strategy's bandwidth follows the
+/// bytes of loads a thread has in flight: one vector per operand is best
+/// when two or more memref inputs stream, two when one does; the general
+/// strategy takes 4 steps (docs/Performance.md, row linear-unroll).
 int64_t chooseUnroll(MapOp map, Strategy strategy) {
   if (strategy != Strategy::Linear)
     return 4;
@@ -1205,13 +1217,11 @@ int64_t chooseUnroll(MapOp map, Strategy strategy) {
 }
 
 /// Threads per block and bytes per vector access of the linear strategy,
-/// for option values 0. Measured on an H100 (benchmarks/NOTES.md, twelfth
-/// session): rank-1 maps whose memref operands all have 4-byte elements run
-/// 0.3 to 1.1 points of copy bandwidth faster with 8-byte vectors in blocks
-/// of 256 threads (dense, flipped and strided streams); at rank 2 and more
-/// (per-chunk index arithmetic, broadcast operands) and with 2-byte or mixed
-/// element sizes the same shape loses 0.6 to 9 points, so those keep 16-byte
-/// vectors in blocks of 128 threads. The general strategy uses 128 threads.
+/// for option values 0: rank-1 maps whose memref operands all have 4-byte
+/// elements are faster with 8-byte vectors in blocks of 256 threads; at rank
+/// 2 and more, and with 2-byte or mixed element sizes, that shape is slower,
+/// so those keep 16-byte vectors in blocks of 128 threads. The general
+/// strategy uses 128 threads (docs/Performance.md, row linear-shape).
 struct LinearShape {
   int64_t blockSize;
   int64_t vectorBytes;

@@ -70,6 +70,7 @@ int64_t pointwise::getElementByteWidth(Type type) {
   return bits < 8 ? 1 : bits / 8;
 }
 
+// The costs below: docs/Performance.md, row work-estimate.
 double pointwise::estimateInstructionsPerByte(MapOp map) {
   double instructions = 0;
   int64_t bytes = 0;
