@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Pointwise/Conversion/Passes.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
-#include "Pointwise/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
