@@ -23,13 +23,17 @@ config.substitutions.append(("%pointwise_src_root", config.pointwise_src_root))
 config.substitutions.append(("%pointwise_obj_root", config.pointwise_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
+    ("%pointwise_plugin",
+     os.path.join(config.pointwise_obj_root, "lib", "PointwisePlugin.so")))
+config.substitutions.append(
     ("%lit_support", os.path.join(config.test_source_root, "lit-support")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.pointwise_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("pw-opt", unresolved="fatal"),
+tools = [ToolSubst("mlir-opt", unresolved="fatal"),
+         ToolSubst("pw-opt", unresolved="fatal"),
          ToolSubst("pw-run", unresolved="fatal"),
          ToolSubst("pw-compile", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
