@@ -242,14 +242,15 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
     // 16-byte ones: maps of 4-byte elements only, vector width left to the
     // compiler. The dispatch picks them when an operand's rows are not
     // 16-byte aligned, where they are faster; on aligned rows they are
-    // slower (docs/Performance.md, row narrow-variants).
+    // slower (docs/Performance.md, row `narrow-variants`).
     bool narrowVariants =
         !cpu && options.vectorBytes == 0 &&
         llvm::all_of(function.getArgumentTypes(), [](Type type) {
           auto memref = dyn_cast<MemRefType>(type);
           return !memref || memref.getElementTypeBitWidth() == 32;
         });
-    // Each bitwidth once, in the order given (`32,32` builds one).
+    // Each bitwidth once, in the order given (`32,32` builds one); by
+    // default 32 and 64 (docs/Performance.md, row `index-bitwidth`).
     std::vector<unsigned> bitwidths;
     static constexpr unsigned kHostBitwidth = 64;
     ArrayRef<unsigned> requested =

@@ -44,14 +44,15 @@ constexpr int32_t kMaxArguments = 4096;
 constexpr int32_t kMaxRank = 64;
 /// Descriptors of up to this many words (and argument arrays of up to this
 /// many entries) are built on the stack (docs/Performance.md, row
-/// inline-buffers).
+/// `inline-buffers`).
 constexpr size_t kInlineDescriptorWords = 512;
 constexpr size_t kInlineArguments = 64;
 /// The dispatch decisions each thread remembers, least recently used first
-/// out (docs/Performance.md, row dispatch-decision-cache).
+/// out (docs/Performance.md, row `dispatch-decision-cache`).
 constexpr unsigned kCachedDecisions = 8;
 /// Decisions whose key (the family table and the descriptors) is larger are
-/// not remembered: families of hundreds of arguments.
+/// not remembered: families of hundreds of arguments (docs/Performance.md,
+/// row `dispatch-decision-cache`).
 constexpr size_t kMaxKeyBytes = 16384;
 
 // The key compares these structs as bytes, so they must have no padding.
@@ -352,8 +353,9 @@ int findVariant(const pwFamily &family, int32_t rank, int32_t strategy,
 /// row stride off a multiple of 16 bytes. A linear variant with 16-byte
 /// vectors moves such an operand's lanes one by one; the linear-narrow
 /// variant's 8-byte vectors do better there (PW_STRATEGY_LINEAR_NARROW).
-/// Rows whose length alone is off (6 floats at an aligned pitch) showed no
-/// gain (docs/Performance.md, row narrow-variants) and keep the wide one.
+/// Rows whose length alone is off (6 floats at an aligned pitch) gain
+/// nothing from it and keep the wide one (docs/Performance.md, row
+/// `narrow-variants`).
 bool hasRowsOff16Bytes(const IterationLayout &layout,
                        const std::vector<uint64_t> &addresses,
                        const std::vector<int64_t> &elementBytes) {
@@ -423,7 +425,7 @@ bool visitFamilyArguments(const pwFamily &family, Visit &visit) {
 /// visited first, so a table that matches a remembered key is read exactly
 /// as far as the verified table that key was made from (`variant` is below
 /// its variant count). Only the launched variant's entry is part of the key
-/// (docs/Performance.md, row dispatch-key-launched-variant).
+/// (docs/Performance.md, row `dispatch-key-launched-variant`).
 template <typename Visit>
 bool visitOperandsAndVariant(const pwFamily &family, void **args, int variant,
                              Visit &visit) {
@@ -795,7 +797,8 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
   int32_t rank = static_cast<int32_t>(layout.rank());
 
   // Rebase: the kernels see offset 0, so the offsets do not count against
-  // 32-bit indexing.
+  // 32-bit indexing, which the launch takes where it fits
+  // (docs/Performance.md, row `index-bitwidth`).
   scratch.rebased.resize(numOperands);
   for (size_t op = 0; op < numOperands; ++op) {
     scratch.rebased[op] = scratch.buffers[op].baseAddress +
@@ -810,7 +813,8 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
   int32_t bits = static_cast<int32_t>(*width);
 
   // Strategy: a transpose variant when an input is contiguous along another
-  // dim than the outputs, else the linear one.
+  // dim than the outputs, else the linear one (docs/Performance.md, row
+  // `transpose-detection`).
   scratch.transposeStrides.resize(scratch.mapOperands.size());
   for (size_t i = 0; i < scratch.mapOperands.size(); ++i) {
     int32_t op = scratch.mapOperands[i];
@@ -839,7 +843,8 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
     chosen = findVariantAtLeast(*family, rank, PW_STRATEGY_LINEAR, -1, bits);
     if (chosen < 0 && bits == 64)
       chosen = findVariant(*family, rank, PW_STRATEGY_LINEAR, -1, 32);
-    // Its narrow twin of the same index width, for rows off 16 bytes.
+    // Its narrow twin of the same index width, for rows off 16 bytes
+    // (docs/Performance.md, row `narrow-variants`).
     if (chosen >= 0 && rank >= 2 &&
         hasRowsOff16Bytes(layout, scratch.rebased, scratch.elementBytes)) {
       int narrow = findVariant(*family, rank, PW_STRATEGY_LINEAR_NARROW, -1,

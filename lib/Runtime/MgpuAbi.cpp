@@ -24,7 +24,8 @@ namespace {
 /// context itself), so the first launch after the lookup does not check the
 /// context again: a context switched or popped in between, as only
 /// hand-written callers could, makes the driver reject the launch, which is
-/// reported as any launch error.
+/// reported as any launch error (docs/Performance.md, row
+/// `dispatch-key-launched-variant`).
 struct ResolvedFunction {
   CUfunction function;
   const CudaDriver *driver;

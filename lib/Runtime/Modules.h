@@ -88,7 +88,8 @@ private:
     const char *name;
     CUfunction function;
   };
-  // docs/Performance.md, row module-function-cache.
+  /// Functions each context's cache holds without a lock; more go to its
+  /// overflow list (docs/Performance.md, row `module-function-cache`).
   static constexpr unsigned kCacheCapacity = 32;
 
   /// The module loaded in one context, and its functions.

@@ -76,7 +76,7 @@ bool getLimits(const CudaDriver &driver, CUdevice device, int32_t &perSM,
 } // namespace
 
 // The least padding that keeps N + 1 blocks out (docs/Performance.md, row
-// occupancy-padding).
+// `occupancy-padding`).
 int32_t pwOccupancySharedMemory(int32_t staticBytes, int32_t blocksPerSM) {
   if (staticBytes < 0 || blocksPerSM <= 0)
     return 0;
@@ -91,9 +91,8 @@ int32_t pwOccupancySharedMemory(int32_t staticBytes, int32_t blocksPerSM) {
   // Each block holds its shared memory, rounded up to the allocation unit,
   // plus the reserved bytes. The smallest share that keeps blocksPerSM + 1
   // blocks from fitting: the driver then configures the least shared
-  // memory (and so the most L1) that holds blocksPerSM of them. (On an
-  // H100 the largest share that still fits blocksPerSM blocks left L1 28
-  // KiB instead of 60, and lost what the cap gained on nchw_plus_nhwc.)
+  // memory (and so the most L1) that holds blocksPerSM of them
+  // (docs/Performance.md, row `occupancy-padding`).
   int64_t share = int64_t(perSM) / (int64_t(blocksPerSM) + 1) - reserved + 1;
   share = (share + kAllocationUnit - 1) / kAllocationUnit * kAllocationUnit;
   if (perBlock > 0 && share > perBlock)

@@ -805,7 +805,7 @@ def _build_fast_path(function):
         lines.append("    if o%d is None:" % o)
         # empty_like of a contiguous tensor: contiguous, and cheaper than
         # torch.empty(shape, dtype=, device=) (docs/Performance.md, row
-        # output-empty-like).
+        # `output-empty-like`).
         lines.append("        o%d = empty_like(a%d) if out_dtypes[%d] is a%d.dtype "
                      "else empty_like(a%d, dtype=out_dtypes[%d])"
                      % (o, t0, o, t0, t0, o))

@@ -909,7 +909,8 @@ class Family:
         python_bindings/src/FamilyCall.cpp) for CUDA tensors and the common
         scalars, handing everything else to the generated Python; None where
         there is none: the C call path not built or ``POINTWISE_FASTCALL=0``,
-        or a half-precision scalar argument, or a memref of rank above 16."""
+        or a half-precision scalar argument, or a memref of rank above 16
+        (docs/Performance.md, row ``python-c-call``)."""
         if any(not a.is_memref and _SCALAR_CODES[code] not in "?bhiqfd"
                for a, code in zip(self.arguments, self._codes)):
             return None

@@ -65,7 +65,7 @@ public:
   void **pointers() { return pointerData; }
 
 private:
-  // docs/Performance.md, row inline-buffers.
+  // docs/Performance.md, row `inline-buffers`.
   static constexpr size_t kInlineWords = 192;
   static constexpr size_t kInlinePointers = 16;
   int64_t inlineWords[kInlineWords];

@@ -7,7 +7,7 @@
 // `pointwise._fastcall.FamilyCall`: the common call of a family of a
 // pw-compile library (`KernelLibrary(...).family(name)(...)`), done in C
 // instead of the generated Python of `Family._build_call`, for host time per
-// call below PyTorch eager's (docs/Performance.md, row python-c-call). The
+// call below PyTorch eager's (docs/Performance.md, row `python-c-call`). The
 // common call is: every memref argument an exact `torch.Tensor` on a CUDA
 // device, of a dtype the argument accepts, any strides, of the argument's rank
 // or one that leading size-1 dims or padding make it; every scalar a Python

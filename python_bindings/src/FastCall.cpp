@@ -103,7 +103,9 @@ PyObject *findPlan(FastPath *self, PyObject *key) {
   return plan;
 }
 
-/// A new contiguous tensor shaped like `like`, of dtype `dtype`.
+/// A new contiguous tensor shaped like `like`, of dtype `dtype`: from ATen's
+/// allocator where the torch tensor reader is bound (docs/Performance.md, row
+/// `torch-tensor-reader`), else `torch.empty_like` (row `output-empty-like`).
 PyObject *allocateOutput(FastPath *self, PyObject *likeObject,
                          const TensorInfo &like, PyObject *dtype) {
   if (const PwTensorAccess *tensorAccess = boundTensorAccess()) {

@@ -9,7 +9,7 @@
 // pointer from the tensor itself, allocate outputs with ATen's CUDA
 // allocator and take the current stream from c10, where Python attribute
 // reads cost about 0.1-0.2 µs each (docs/Performance.md, row
-// torch-tensor-reader).
+// `torch-tensor-reader`).
 //
 // Built against one torch version's C++ headers (PW_TORCH_VERSION and
 // PW_TORCH_GIT name it) and Python's stable ABI 3.11. Python's own headers

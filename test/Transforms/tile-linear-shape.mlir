@@ -1,7 +1,7 @@
 // The linear strategy's block size and vector bytes: by default (both 0)
 // 8-byte vectors in blocks of 256 threads for rank-1 maps whose memref
 // operands all have 4-byte elements, 16-byte vectors in blocks of 128
-// threads for every other map (docs/Performance.md, row linear-shape); each
+// threads for every other map (docs/Performance.md, row `linear-shape`); each
 // option given explicitly is kept.
 // RUN: pw-opt %s --split-input-file --pw-tile | FileCheck %s --check-prefixes=CHECK,AUTO
 // RUN: pw-opt %s --split-input-file --pw-tile="block-size=128 vector-bytes=16" | FileCheck %s --check-prefixes=CHECK,FIXED

@@ -122,7 +122,7 @@ class GeneratorTest(unittest.TestCase):
         self.assertEqual(wanted - seen, set())
 
     @unittest.skipUnless("negative-strides" in KNOWN_ISSUES,
-                         "negative strides are no longer a known issue")
+                         "negative strides are not a known issue")
     def test_known_issues_are_avoided_unless_asked(self):
         avoided = [generate_case(5, i) for i in range(300)]
         included = [generate_case(5, i, known_issues=True)

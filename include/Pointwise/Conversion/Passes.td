@@ -1,4 +1,4 @@
-//===- Passes.td - Conversions out of pointwise.map ---------*- tablegen -*-===//
+//===- Passes.td - Conversions out of pointwise.map --------*- tablegen -*-===//
 //
 // Part of the pointwise project.
 //
@@ -70,9 +70,15 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
 
     Kernel arguments that are memrefs only read by the kernel get
     `llvm.noalias` and `llvm.readonly`, so that, with the bare-pointer
-    calling convention, NVPTX loads them with `ld.global.nc`. (Exact
-    aliasing of an input and an output, the in-place case, stays correct:
-    each element is read before the same thread writes it.)
+    calling convention, NVPTX loads them with `ld.global.nc` where
+    `pw-hint-global-loads` leaves the loads plain (docs/Performance.md, row
+    `readonly-nc`). Exact aliasing of an input and an output, the in-place
+    case, stays correct: each element is read before the same thread
+    writes it.
+
+    Kernels carry no `.maxntid`: the block size that outlining records is
+    removed, so that ptxas does not trade registers for full occupancy and
+    spill (docs/Performance.md, row `no-maxntid`).
 
     With `transpose-blocks-per-sm` N > 0, a kernel with block-local buffers
     (the transpose strategy's tiles) is launched with dynamic shared memory
@@ -82,11 +88,11 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
     which sizes that padding from the current device's shared memory per
     multiprocessor (PTX can only ask for a minimum of resident blocks). It
     picks the least padding that keeps N + 1 blocks out, so that the driver
-    configures as little shared memory, and as much L1, as N blocks allow.
-    The pass itself defaults to no cap; `pw-gpu-pipeline` and kernel
-    families use 3, which moves the 64 x 64 transposes most on an H100
-    (docs/Performance.md, row `transpose-blocks-per-sm`). Linear kernels
-    have no such buffers and get no padding.
+    configures as little shared memory, and as much L1, as N blocks allow
+    (docs/Performance.md, row `occupancy-padding`). The pass itself
+    defaults to no cap; `pw-gpu-pipeline`, kernel families and `pw-compile`
+    cap at 3 (docs/Performance.md, row `transpose-blocks-per-sm`). Linear
+    kernels have no such buffers and get no padding.
   }];
   let options = [
     Option<"transposeBlocksPerSM", "transpose-blocks-per-sm", "int64_t",
@@ -107,54 +113,71 @@ def HintGlobalLoadsPass
     Runs on a `gpu.module` whose kernels are in the LLVM dialect (after
     `convert-gpu-to-nvvm`). Every `llvm.load` of 2, 4, 8 or 16 bytes, aligned
     to its size, whose address derives (through `llvm.getelementptr` and
-    `llvm.addrspacecast`) from a kernel argument becomes inline PTX:
+    `llvm.addrspacecast`) from a kernel argument becomes inline PTX with
+    the cache policy of the `policy` option. With the default,
+    `evict-last`, each kernel makes one L2 policy register at its entry and
+    its loads carry the L1 evict_last priority and that policy, as the loads
+    PyTorch Inductor's Triton kernels issue for inputs they mark
+    `evict_last`:
+
+    ```mlir
+    %v = llvm.load %p {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+    ```
+
+    becomes, in a kernel without a recorded launch size, two
+    `llvm.inline_asm` ops, the policy at the kernel's entry and the load
+    (marked `has_side_effects`), whose PTX is
 
     ```
     createpolicy.fractional.L2::evict_last.b64 policy, 1.0;
-    ld.global.L1::evict_last.L2::cache_hint[.v4].b32 {...}, [address], policy;
+    ld.global.L1::evict_last.L2::cache_hint.v4.b32 {a, b, c, d}, [p], policy;
     ```
 
-    the loads PyTorch Inductor's Triton kernels issue for inputs it marks
-    `evict_last`. They take the coherent path even for arguments marked
-    `llvm.noalias` and `llvm.readonly`, for which NVPTX makes plain loads
-    `ld.global.nc`: with the hint, `.nc` is slower. The L2 policy is what
-    moves more bytes per second under a benchmark that flushes L2 before
-    each call, and the gain is not reuse between calls
-    (docs/Performance.md, row `hint-policy`).
+    and whose four registers are packed into a `vector<4xi32>` and bitcast
+    to `vector<4xf32>`.
 
-    The policy follows the launch's size: a kernel on which
-    `pw-lower-to-gpu` recorded `pointwise.input_bytes_per_block` computes
-    grid size x bytes per block at its entry and uses the evict_last policy
-    when that reaches `evict-last-min-bytes` (64 MiB by default), an
-    `evict_normal` one otherwise (row `hint-min-bytes`). Kernels without
-    the record always use evict_last. Lines loaded with the evict_last
-    policy stay marked after the kernel: they outlive later traffic of
-    normal priority until other evict_last traffic displaces them or the
-    program calls `cuCtxResetPersistingL2Cache`, so a kernel that reads the
-    same memory next may find part of it in L2.
+    The policies:
 
-    Kernels that compute much per byte keep plain loads. pw-tile records on
-    each kernel `pointwise.instructions_per_byte`, a static estimate of the
-    instructions one element executes divided by the bytes of its operands
-    (`WorkEstimate.h`, row `work-estimate`); above
-    `max-instructions-per-byte` (7.25) the kernel's loads stay as they are,
-    and kernels without the record are hinted (row
-    `hint-max-instructions-per-byte`).
+    - `evict-last` (default): L1 evict_last and the L2 policy, on the
+      coherent path (`ld.global`, not `ld.global.nc`, also for arguments
+      marked `llvm.noalias` and `llvm.readonly`) (docs/Performance.md, row
+      `hint-policy`).
+    - `l2-evict-last`: the L2 policy alone; `l1-evict-last`: the L1
+      priority alone. Each is one half of `evict-last`.
+    - `none`: every load stays as NVPTX emits it, plain `ld.global`, or
+      `ld.global.nc` for arguments the kernel only reads.
 
-    Kernels that address more than one workgroup buffer (pw-tile's transpose
-    strategy staging two or more inputs through shared-memory tiles) keep
-    plain loads (row `hint-multi-buffer`). Elsewhere, loads of 1 byte (`i8`,
-    `i1`), misaligned ones, and loads whose address does not come from an
-    argument stay as they are. Stores are never rewritten (row
-    `store-policy`). The inline assembly is marked as having side effects,
-    so LLVM keeps it in program order and never speculates it out of the
-    branch that guards it (the vector path of pw-tile loads vectors only
-    where the host checked alignment).
+    The rules:
 
-    The other policies: `l1-evict-last` gives the loads only the L1
-    priority and `l2-evict-last` only the L2 policy (each half of the hint
-    alone); `none` leaves every load as NVPTX emits it (`ld.global.nc` for
-    arguments only read).
+    - The L2 policy follows the launch's size: a kernel on which
+      `pw-lower-to-gpu` recorded `pointwise.input_bytes_per_block` computes
+      grid size x bytes per block at its entry and takes the evict_last
+      policy when that reaches `evict-last-min-bytes` (64 MiB by default),
+      an `evict_normal` one below; kernels without the record always take
+      evict_last (docs/Performance.md, row `hint-min-bytes`).
+    - A kernel whose `pointwise.instructions_per_byte` (the estimate pw-tile
+      records, see `WorkEstimate.h` and docs/Performance.md, row
+      `work-estimate`) exceeds `max-instructions-per-byte` (7.25 by
+      default) keeps plain loads; kernels without the record are hinted
+      (docs/Performance.md, row `hint-max-instructions-per-byte`).
+    - A kernel that addresses more than one workgroup buffer (pw-tile's
+      transpose strategy staging two or more inputs through shared-memory
+      tiles) keeps plain loads (docs/Performance.md, row
+      `hint-multi-buffer`).
+    - Loads of 1 byte (`i8`, `i1`), misaligned loads, volatile or atomic
+      ones, and loads whose address does not come from an argument stay as
+      they are.
+    - Stores are never rewritten (docs/Performance.md, row `store-policy`).
+    - The inline assembly is marked as having side effects, so LLVM keeps
+      it in program order and never speculates it out of the branch that
+      guards it: the vector path of pw-tile loads vectors only where the
+      host checked alignment.
+
+    Lines loaded with the evict_last policy stay marked after the kernel:
+    they outlive later traffic of normal priority until other evict_last
+    traffic displaces them or the program calls
+    `cuCtxResetPersistingL2Cache`, so a kernel that reads the same memory
+    next may find part of it in L2.
   }];
   let options = [
     Option<"policy", "policy", "::pointwise::LoadPolicy",

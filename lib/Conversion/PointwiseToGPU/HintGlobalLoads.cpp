@@ -6,7 +6,8 @@
 //
 // Rewrites the kernels' loads of their arguments' memory into inline PTX
 // loads with an L2 evict_last cache policy (see the pass description in
-// Passes.td for why).
+// Passes.td). Stores are left as NVPTX emits them (docs/Performance.md, row
+// `store-policy`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,11 +126,11 @@ struct HintGlobalLoadsPass
 
   void hintLoads(LLVM::LLVMFuncOp function) {
     // The hint slows the tiled transposes of two or more inputs
-    // (docs/Performance.md, row hint-multi-buffer).
+    // (docs/Performance.md, row `hint-multi-buffer`).
     if (countWorkgroupBuffers(function) > 1)
       return;
     // The hint slows kernels near the issue limit (docs/Performance.md, row
-    // hint-max-instructions-per-byte).
+    // `hint-max-instructions-per-byte`).
     if (auto work = function->getAttrOfType<FloatAttr>(
             pointwise::PointwiseDialect::InstructionsPerByteAttrHelper::
                 getNameStr());
@@ -187,7 +188,7 @@ struct HintGlobalLoadsPass
   /// reads at least `minBytes` (grid size times the bytes per block that
   /// pw-lower-to-gpu recorded on the kernel), evict_normal below; always
   /// evict_last for kernels without that record (docs/Performance.md, rows
-  /// hint-policy and hint-min-bytes).
+  /// `hint-policy` and `hint-min-bytes`).
   Value createPolicy(OpBuilder &builder, LLVM::LLVMFuncOp function) {
     Location loc = function.getLoc();
     Value evictLast = createFractionalPolicy(builder, loc, "evict_last");
@@ -229,6 +230,8 @@ struct HintGlobalLoadsPass
       outputs = "{" + outputs + "}";
     std::string vector =
         shape.count > 1 ? ".v" + std::to_string(shape.count) : "";
+    // ld.global, never ld.global.nc: the hint takes the coherent path
+    // (docs/Performance.md, row `hint-policy`).
     std::string text =
         std::string("ld.global") + (l1EvictLast ? ".L1::evict_last" : "") +
         (policy ? ".L2::cache_hint" : "") + vector + ".b" +

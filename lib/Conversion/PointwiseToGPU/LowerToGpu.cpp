@@ -81,7 +81,7 @@ int64_t getSharedMemoryBytes(ArrayRef<memref::AllocaOp> buffers) {
 /// at most `blocksPerSM` blocks of a kernel with `staticBytes` of shared
 /// memory be resident per multiprocessor: a call of the runtime's
 /// pwOccupancySharedMemory, declared in the module if needed
-/// (docs/Performance.md, row transpose-blocks-per-sm).
+/// (docs/Performance.md, row `transpose-blocks-per-sm`).
 Value createOccupancyPadding(IRRewriter &rewriter, scf::ParallelOp blocks,
                              int64_t staticBytes, int64_t blocksPerSM) {
   Location loc = blocks.getLoc();
@@ -230,7 +230,7 @@ LogicalResult verifyGpuCompilable(scf::ParallelOp blocks) {
 
 /// Whether the kernel only reads `argument` (through loads, possibly of
 /// views of it); such arguments load with ld.global.nc where the hint
-/// leaves them plain (docs/Performance.md, row readonly-nc).
+/// leaves them plain (docs/Performance.md, row `readonly-nc`).
 bool isOnlyRead(Value argument) {
   for (Operation *user : argument.getUsers()) {
     if (isa<memref::LoadOp, vector::LoadOp>(user))
@@ -313,10 +313,9 @@ struct LowerToGpuPass
       if (!kernel.isKernel())
         return;
       // Outlining records the block size, which NVVM turns into .maxntid;
-      // ptxas then trades registers for full occupancy and spills
-      // (seen on rank-5 kernels). Memory-bound kernels do not need full
-      // occupancy, and must not spill (docs/Performance.md, row
-      // no-maxntid).
+      // ptxas then trades registers for full occupancy and spills (rank-5
+      // kernels do). Memory-bound kernels do not need full occupancy, and
+      // must not spill (docs/Performance.md, row `no-maxntid`).
       kernel.removeKnownBlockSizeAttr();
       for (BlockArgument argument : kernel.getArguments()) {
         if (!isa<MemRefType>(argument.getType()) || !isOnlyRead(argument))

@@ -94,7 +94,7 @@ gpu.module @tiles {
 
 // Loads of an argument the kernel only reads, unaliased (pw-lower-to-gpu's
 // llvm.noalias and llvm.readonly), take the coherent path like the others:
-// no ld.global.nc with the hint (it ran slower on an H100).
+// no ld.global.nc with the hint (docs/Performance.md, row `hint-policy`).
 // With the bytes per block pw-lower-to-gpu records, the policy is chosen at
 // run time: evict_last when the grid reads at least evict-last-min-bytes
 // (64 MiB by default), evict_normal below.

@@ -392,7 +392,8 @@ TEST_F(FamilyDispatchTest, BroadcastAndStridedLastDimsDoNotPickNarrow) {
 TEST_F(FamilyDispatchTest, AlignedRowsOfAnOddLengthKeepTheLinearVariant) {
   NarrowAddFamily add;
   // Aligned pitches, rows of 6 floats: not whole 16-byte vectors, but the
-  // narrow variant measured no faster there.
+  // narrow variant is no faster there (docs/Performance.md, row
+  // `narrow-variants`).
   MemRef a(kA, {4, 6}, {8, 1}), b(kB, {4, 6}, {8, 1}), c(kC, {4, 6}, {12, 1});
   launchOnce(add.builder.get(), {a.get(), b.get(), c.get()});
   EXPECT_EQ(pwGetLastVariant(),

@@ -46,11 +46,11 @@ using Strategy = TileStrategy;
 
 /// Threads of a block of the transpose strategy: a tile of edge E is
 /// covered in passes of kTileThreads / E rows (docs/Performance.md, row
-/// transpose-tile).
+/// `transpose-tile`).
 constexpr int64_t kTileThreads = 256;
 
 /// Bytes of a vector access of the transpose strategy's interior tiles
-/// (docs/Performance.md, row transpose-vectors).
+/// (docs/Performance.md, row `transpose-vectors`).
 constexpr int64_t kTransposeVectorBytes = 16;
 
 /// The static strides of a memref operand, or nothing for a scalar.
@@ -86,6 +86,8 @@ std::optional<int64_t> findTransposedDim(MapOp map) {
 
 /// Whether the transpose strategy stages `input` through a tile: a memref
 /// statically contiguous along `transposedDim` and not along the last dim.
+/// The other inputs are read directly along the outputs' rows
+/// (docs/Performance.md, row `transpose-vectors`).
 bool isTransposedInput(Value input, int64_t transposedDim) {
   std::optional<SmallVector<int64_t>> strides = getStaticStrides(input);
   return strides && (*strides)[transposedDim] == 1 && strides->back() != 1;
@@ -95,7 +97,7 @@ bool isTransposedInput(Value input, int64_t transposedDim) {
 /// otherwise linear unless some memref operand is known to have a stride
 /// other than 1 or 0 along the last dim. Unknown strides are checked when
 /// the kernel runs: the vector path needs them to be 1 (docs/Performance.md,
-/// row transpose-detection).
+/// row `transpose-detection`).
 Strategy chooseStrategy(MapOp map) {
   if (map.getIterationShape().empty())
     return Strategy::General;
@@ -143,13 +145,13 @@ std::optional<unsigned> decideIndexBitwidthStatically(MapOp map) {
 
 /// 32-bit index arithmetic is safe when the layout algebra says every
 /// operand's reachable offsets fit; only static layouts can tell
-/// (docs/Performance.md, row index-bitwidth).
+/// (docs/Performance.md, row `index-bitwidth`).
 unsigned chooseIndexBitwidth(MapOp map) {
   return decideIndexBitwidthStatically(map).value_or(64);
 }
 
 /// Elements a thread of the linear strategy keeps in flight at most
-/// (docs/Performance.md, row elements-in-flight).
+/// (docs/Performance.md, row `elements-in-flight`).
 constexpr int64_t kElementsInFlight = 16;
 
 /// Bounds of the options: CUDA's threads per block, the widest vector
@@ -489,7 +491,7 @@ Value KernelEmitter::computeHostVectorCondition() {
 }
 
 // Division by a magic multiplier in 32-bit kernels (docs/Performance.md, row
-// magic-division).
+// `magic-division`).
 Divider KernelEmitter::createDivider(Value divisor) {
   if (!indexType.isInteger(32) || getConstantIntValue(divisor))
     return {divisor, Value(), Value()};
@@ -725,7 +727,7 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
 }
 
 // One chunk per block, no persistent grid (docs/Performance.md, row
-// linear-grid).
+// `linear-grid`).
 void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   int64_t elementsPerThread =
       unroll * (strategy == Strategy::Linear ? vectorWidth : 1);
@@ -1073,7 +1075,7 @@ void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
 }
 
 // Tiles along the outputs' last dim vary fastest in the grid
-// (docs/Performance.md, rows transpose-tile and transpose-block-order).
+// (docs/Performance.md, rows `transpose-tile` and `transpose-block-order`).
 void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
   TransposeTiles tiles;
   tiles.transposedDim = transposedDim;
@@ -1192,7 +1194,7 @@ constexpr int64_t kStaticSharedMemoryBytes = 48 * 1024;
 
 /// The largest tile edge up to `requested` whose tiles, one per transposed
 /// input (E x (E + 1) elements each), fit in static shared memory
-/// (docs/Performance.md, row transpose-tile-fit).
+/// (docs/Performance.md, row `transpose-tile-fit`).
 int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested) {
   int64_t rowBytes = 0;
   for (Value input : map.getInputs())
@@ -1208,7 +1210,7 @@ int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested) {
 /// The unroll of option value 0. The linear strategy's bandwidth follows the
 /// bytes of loads a thread has in flight: one vector per operand is best
 /// when two or more memref inputs stream, two when one does; the general
-/// strategy takes 4 steps (docs/Performance.md, row linear-unroll).
+/// strategy takes 4 steps (docs/Performance.md, row `linear-unroll`).
 int64_t chooseUnroll(MapOp map, Strategy strategy) {
   if (strategy != Strategy::Linear)
     return 4;
@@ -1221,7 +1223,7 @@ int64_t chooseUnroll(MapOp map, Strategy strategy) {
 /// elements are faster with 8-byte vectors in blocks of 256 threads; at rank
 /// 2 and more, and with 2-byte or mixed element sizes, that shape is slower,
 /// so those keep 16-byte vectors in blocks of 128 threads. The general
-/// strategy uses 128 threads (docs/Performance.md, row linear-shape).
+/// strategy uses 128 threads (docs/Performance.md, row `linear-shape`).
 struct LinearShape {
   int64_t blockSize;
   int64_t vectorBytes;
@@ -1375,7 +1377,8 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
       if (failed(emitter.prepare(chosen, shape.vectorBytes)))
         return signalPassFailure();
       // At most 16 elements in flight per thread: wider vectors (f16, i8)
-      // take fewer steps, which keeps the registers of the body in check.
+      // take fewer steps, which keeps the registers of the body in check
+      // (docs/Performance.md, row `elements-in-flight`).
       int64_t requested = unroll ? unroll : chooseUnroll(map, chosen);
       int64_t steps = std::max<int64_t>(
           1, std::min<int64_t>(requested,

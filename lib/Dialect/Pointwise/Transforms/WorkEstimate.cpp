@@ -21,7 +21,8 @@ namespace {
 /// on the common path (PTX that NVPTX emits, counted without the rarely
 /// taken branches such as sine's large-argument reduction). Ops that are
 /// one PTX instruction (fma, absf, copysign, floor, ...) count 1; `sqrt`
-/// counts what ptxas expands `sqrt.rn.f32` to.
+/// counts what ptxas expands `sqrt.rn.f32` to (docs/Performance.md, row
+/// `work-estimate`).
 double getMathCost(Operation *op) {
   return llvm::StringSwitch<double>(op->getName().stripDialect())
       .Case("tanh", 17)
@@ -46,7 +47,8 @@ double getMathCost(Operation *op) {
       .Default(1);
 }
 
-/// Instructions of one body op on one element.
+/// Instructions of one body op on one element (docs/Performance.md, row
+/// `work-estimate`).
 double getOpCost(Operation *op) {
   if (isa<arith::ConstantOp, YieldOp>(op))
     return 0;
@@ -70,7 +72,6 @@ int64_t pointwise::getElementByteWidth(Type type) {
   return bits < 8 ? 1 : bits / 8;
 }
 
-// The costs below: docs/Performance.md, row work-estimate.
 double pointwise::estimateInstructionsPerByte(MapOp map) {
   double instructions = 0;
   int64_t bytes = 0;

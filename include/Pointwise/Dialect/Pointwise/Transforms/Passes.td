@@ -1,4 +1,4 @@
-//===- Passes.td - Passes on pointwise.map ------------------*- tablegen -*-===//
+//===- Passes.td - Passes on pointwise.map -----------------*- tablegen -*-===//
 //
 // Part of the pointwise project.
 //
@@ -107,10 +107,13 @@ def TilePass : Pass<"pw-tile"> {
 
     - `linear`: every memref operand has stride 1 or 0 along the fastest
       (last) dim. Each thread moves `unroll` vectors of `vector-bytes`
-      bytes per operand with `vector.load`/`vector.store` carrying an
+      bytes per operand (fewer where that would put more than 16 elements
+      in flight) with `vector.load`/`vector.store` carrying an
       `alignment` attribute; all loads of a thread are issued before any
-      compute. A uniform run-time test (first elements, row strides and the
-      last size all multiples of the vector) selects the vector path; at
+      compute. A block covers one chunk of threads x elements per thread;
+      the grid has one block per chunk. A uniform run-time test (first
+      elements, row strides and the last size all multiples of the vector)
+      selects the vector path; at
       rank 1 the operands need only be equally misaligned (`a[k:] + b[k:]`):
       the first threads peel the scalar head up to the vector boundary.
       With run-time strides, each operand decides on the host: whole
@@ -152,6 +155,19 @@ def TilePass : Pass<"pw-tile"> {
 
     The scalar body is cloned once per element; f16 and bf16 values are
     computed in f32 and rounded once when stored.
+
+    What the pass decides by itself (`strategy=auto`, options at 0) follows
+    docs/Performance.md, whose rows give the measurement or reason behind
+    each choice: the strategy (row `transpose-detection`); the linear
+    strategy's threads per block and vector bytes (row `linear-shape`), its
+    unroll (row `linear-unroll`), its cap of 16 elements in flight per
+    thread (row `elements-in-flight`) and its grid (row `linear-grid`); the
+    transpose strategy's 64 x 64 tiles of 256 threads (row
+    `transpose-tile`), halved to fit (row `transpose-tile-fit`), their
+    vectors and which inputs are staged (row `transpose-vectors`) and the
+    order of the tiles in the grid (row `transpose-block-order`); the
+    index bitwidth (row `index-bitwidth`) and the division by run-time
+    sizes in 32-bit kernels (row `magic-division`).
 
     An enclosing op (usually the function) can override three options for
     the maps inside it with the attributes `pointwise.tile_strategy` (a

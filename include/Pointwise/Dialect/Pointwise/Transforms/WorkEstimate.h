@@ -32,12 +32,13 @@ class MapOp;
 int64_t getElementByteWidth(mlir::Type type);
 
 /// Instructions per byte of `map`: per element, the cost of each body op
-/// (arithmetic 1, division and square root 8, the libdevice functions
-/// their instruction count on the common path, see WorkEstimate.cpp), one
-/// conversion per f16/bf16 operand (the body runs in f32) and two per
-/// operand for its address and access; divided by the bytes of one element
-/// of every input and output. Broadcast inputs count as if read per
-/// element (strides are known only at run time).
+/// (arithmetic 1, `divf` and `sqrt` 8, integer division, remainders and
+/// `remf` 20, the libdevice functions their instruction count on the common
+/// path, see WorkEstimate.cpp), one conversion per f16/bf16 operand (the
+/// body runs in f32) and two per operand for its address and access;
+/// divided by the bytes of one element of every input and output.
+/// Broadcast inputs count as if read per element (strides are known only at
+/// run time). The costs are docs/Performance.md's row `work-estimate`.
 double estimateInstructionsPerByte(MapOp map);
 
 } // namespace pointwise
