@@ -19,7 +19,8 @@ class DialectRegistry;
 
 namespace pointwise {
 
-/// Registers the pointwise dialect only.
+/// Registers the pointwise dialect and the implementations of the interfaces
+/// it promises (bufferization of `pointwise.map`), nothing upstream.
 void registerPointwiseDialect(mlir::DialectRegistry &registry);
 
 /// Registers the pointwise dialect together with every upstream dialect,

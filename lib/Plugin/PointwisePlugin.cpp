@@ -18,8 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Conversion/Passes.h"
-#include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
+#include "Pointwise/InitAllDialects.h"
 #include "Pointwise/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -32,7 +32,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "Pointwise", LLVM_VERSION_STRING,
           [](mlir::DialectRegistry *registry) {
-            registry->insert<pointwise::PointwiseDialect>();
+            pointwise::registerPointwiseDialect(*registry);
           }};
 }
 

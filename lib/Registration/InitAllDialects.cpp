@@ -7,6 +7,7 @@
 #include "Pointwise/InitAllDialects.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -14,6 +15,7 @@
 
 void pointwise::registerPointwiseDialect(mlir::DialectRegistry &registry) {
   registry.insert<PointwiseDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void pointwise::registerAllDialects(mlir::DialectRegistry &registry) {

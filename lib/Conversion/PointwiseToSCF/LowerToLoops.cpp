@@ -153,6 +153,11 @@ struct LowerToLoopsPass
   void runOnOperation() override {
     SmallVector<MapOp> maps;
     getOperation()->walk([&](MapOp map) { maps.push_back(map); });
+    for (MapOp map : maps)
+      if (!map.hasPureBufferSemantics()) {
+        map.emitNotBufferizedError(getArgument());
+        return signalPassFailure();
+      }
     IRRewriter rewriter(&getContext());
     for (MapOp map : maps)
       lowerToLoops(rewriter, map);

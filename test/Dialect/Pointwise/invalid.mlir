@@ -13,9 +13,20 @@ func.func @no_outputs(%a: memref<4xf32>) {
 
 // -----
 
-func.func @output_is_not_a_memref(%a: memref<4xf32>, %t: tensor<4xf32>) {
-  // expected-error @+1 {{'pointwise.map' op output #0 must be a memref, got 'tensor<4xf32>'}}
-  pointwise.map ins(%a : memref<4xf32>) outs(%t : tensor<4xf32>) {
+func.func @memref_input_tensor_output(%a: memref<4xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'pointwise.map' op mixes tensor and memref operands (output #0 is a tensor, input #0 is a memref); a map takes either tensors or memrefs}}
+  %r = pointwise.map ins(%a : memref<4xf32>) outs(%t : tensor<4xf32>) {
+  ^bb0(%x: f32):
+    pointwise.yield %x : f32
+  } -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @output_is_a_vector(%a: memref<4xf32>, %v: vector<4xf32>) {
+  // expected-error @+1 {{'pointwise.map' op output #0 must be a memref or a ranked tensor, got 'vector<4xf32>'}}
+  pointwise.map ins(%a : memref<4xf32>) outs(%v : vector<4xf32>) {
   ^bb0(%x: f32):
     pointwise.yield %x : f32
   }
@@ -152,7 +163,7 @@ func.func @same_output_twice(%a: memref<4xf32>, %c: memref<4xf32>) {
 // -----
 
 func.func @input_is_a_vector(%v: vector<4xf32>, %c: memref<4xf32>) {
-  // expected-error @+1 {{'pointwise.map' op input #0 must be a memref or a scalar of type index, i1, i8, i16, i32, i64, f16, bf16, f32, f64; got 'vector<4xf32>'}}
+  // expected-error @+1 {{'pointwise.map' op input #0 must be a memref, a ranked tensor or a scalar of type index, i1, i8, i16, i32, i64, f16, bf16, f32, f64; got 'vector<4xf32>'}}
   pointwise.map ins(%v : vector<4xf32>) outs(%c : memref<4xf32>) {
   ^bb0(%x: vector<4xf32>):
     %0 = arith.constant 1.0 : f32
@@ -163,8 +174,8 @@ func.func @input_is_a_vector(%v: vector<4xf32>, %c: memref<4xf32>) {
 
 // -----
 
-func.func @input_is_a_tensor(%t: tensor<4xf32>, %c: memref<4xf32>) {
-  // expected-error @+1 {{'pointwise.map' op input #0 must be a memref or a scalar of type index, i1, i8, i16, i32, i64, f16, bf16, f32, f64; got 'tensor<4xf32>'}}
+func.func @tensor_input_memref_output(%t: tensor<4xf32>, %c: memref<4xf32>) {
+  // expected-error @+1 {{'pointwise.map' op mixes tensor and memref operands (input #0 is a tensor, output #0 is a memref); a map takes either tensors or memrefs}}
   pointwise.map ins(%t : tensor<4xf32>) outs(%c : memref<4xf32>) {
   ^bb0(%x: f32):
     pointwise.yield %x : f32
@@ -175,7 +186,7 @@ func.func @input_is_a_tensor(%t: tensor<4xf32>, %c: memref<4xf32>) {
 // -----
 
 func.func @scalar_input_unsigned(%s: ui32, %c: memref<4xi32>) {
-  // expected-error @+1 {{'pointwise.map' op input #0 must be a memref or a scalar of type index, i1, i8, i16, i32, i64, f16, bf16, f32, f64; got 'ui32'}}
+  // expected-error @+1 {{'pointwise.map' op input #0 must be a memref, a ranked tensor or a scalar of type index, i1, i8, i16, i32, i64, f16, bf16, f32, f64; got 'ui32'}}
   pointwise.map ins(%s : ui32) outs(%c : memref<4xi32>) {
   ^bb0(%x: ui32):
     %0 = arith.constant 1 : i32
@@ -187,7 +198,7 @@ func.func @scalar_input_unsigned(%s: ui32, %c: memref<4xi32>) {
 // -----
 
 func.func @scalar_input_too_wide(%s: i128, %c: memref<4xi64>) {
-  // expected-error @+1 {{'pointwise.map' op input #0 must be a memref or a scalar of type index, i1, i8, i16, i32, i64, f16, bf16, f32, f64; got 'i128'}}
+  // expected-error @+1 {{'pointwise.map' op input #0 must be a memref, a ranked tensor or a scalar of type index, i1, i8, i16, i32, i64, f16, bf16, f32, f64; got 'i128'}}
   pointwise.map ins(%s : i128) outs(%c : memref<4xi64>) {
   ^bb0(%x: i128):
     %0 = arith.trunci %x : i128 to i64

@@ -102,8 +102,8 @@ func.func @generic_form_without_region(%a: memref<4xf32>, %c: memref<4xf32>) {
 
 // -----
 
-func.func @generic_form_with_result(%a: memref<4xf32>, %c: memref<4xf32>) {
-  // expected-error @+1 {{'pointwise.map' op requires zero results}}
+func.func @generic_form_with_scalar_result(%a: memref<4xf32>, %c: memref<4xf32>) {
+  // expected-error @+1 {{'pointwise.map' op result #0 must be variadic of ranked tensor of any type values, but got 'f32'}}
   %r = "pointwise.map"(%a, %c) <{operandSegmentSizes = array<i32: 1, 1>}> ({
   ^bb0(%x: f32):
     pointwise.yield %x : f32

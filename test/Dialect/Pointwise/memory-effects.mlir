@@ -1,4 +1,4 @@
-// pointwise.map reads its memref inputs and writes its outputs, so upstream
+// pointwise.map on memrefs reads its inputs and writes its outputs, so upstream
 // passes neither merge nor drop maps, and keep loads of their outputs.
 // RUN: pw-opt %s --canonicalize --cse | FileCheck %s
 
@@ -43,4 +43,30 @@ func.func @map_with_unused_outputs_is_kept(%a: memref<4xf32>) {
     pointwise.yield %x : f32
   }
   return
+}
+
+// A tensor map has no memory effects: CSE merges identical ones and an unused
+// one is deleted.
+// CHECK-LABEL: func @tensor_maps_are_values
+// CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[I:.*]]: tensor<4xf32>)
+// CHECK: %[[R:.*]] = pointwise.map ins(%[[A]] : tensor<4xf32>) outs(%[[I]] : tensor<4xf32>)
+// CHECK-NOT: pointwise.map
+// CHECK: return %[[R]], %[[R]]
+func.func @tensor_maps_are_values(%a: tensor<4xf32>, %init: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r = pointwise.map ins(%a : tensor<4xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32):
+    %0 = arith.negf %x : f32
+    pointwise.yield %0 : f32
+  } -> tensor<4xf32>
+  %s = pointwise.map ins(%a : tensor<4xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32):
+    %0 = arith.negf %x : f32
+    pointwise.yield %0 : f32
+  } -> tensor<4xf32>
+  %unused = pointwise.map ins(%a : tensor<4xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32):
+    %0 = math.exp %x : f32
+    pointwise.yield %0 : f32
+  } -> tensor<4xf32>
+  return %r, %s : tensor<4xf32>, tensor<4xf32>
 }

@@ -107,3 +107,26 @@ func.func @static_zero_stride(%a: memref<4xf32>, %o: memref<?x4xf32, strided<[0,
   }
   return
 }
+
+// -----
+
+// The tensor form gets the same shape and broadcast checks, on tensor.dim;
+// tensors have no strides to check.
+// CHECK-LABEL: func.func @tensor_form
+// CHECK-SAME: (%[[A:.*]]: tensor<?x?xf32>, %[[B:.*]]: tensor<?xf32>, %[[I:.*]]: tensor<?x?xf32>, %[[J:.*]]: tensor<4x?xf32>)
+// CHECK-DAG: %[[D1:.*]] = tensor.dim %[[I]], %{{.*}} : tensor<?x?xf32>
+// CHECK-DAG: %[[J1:.*]] = tensor.dim %[[J]], %{{.*}} : tensor<4x?xf32>
+// CHECK: cf.assert {{.*}}^ output #1 dim 1 does not have the size of the other outputs
+// CHECK: cf.assert {{.*}}^ input #0 dim 0 does not broadcast to iteration dim 0
+// CHECK: cf.assert {{.*}}^ input #0 dim 1 does not broadcast to iteration dim 1
+// CHECK: cf.assert {{.*}}^ input #1 dim 0 does not broadcast to iteration dim 1
+// CHECK-NOT: cf.assert
+// CHECK: pointwise.map
+func.func @tensor_form(%a: tensor<?x?xf32>, %b: tensor<?xf32>, %i: tensor<?x?xf32>, %j: tensor<4x?xf32>) -> (tensor<?x?xf32>, tensor<4x?xf32>) {
+  %r:2 = pointwise.map ins(%a, %b : tensor<?x?xf32>, tensor<?xf32>) outs(%i, %j : tensor<?x?xf32>, tensor<4x?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0, %0 : f32, f32
+  } -> tensor<?x?xf32>, tensor<4x?xf32>
+  return %r#0, %r#1 : tensor<?x?xf32>, tensor<4x?xf32>
+}

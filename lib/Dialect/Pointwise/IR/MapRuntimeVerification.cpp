@@ -12,9 +12,9 @@
 // a crash, instead of an error.
 //
 // Checked: the outputs have one shape (the iteration space); every memref
-// input broadcasts to it by NumPy rules (each dim is 1 or the iteration
-// size); no output dim of size > 1 has stride 0. Not here: overlaps
-// between operands, and outputs whose nonzero strides make elements
+// or tensor input broadcasts to it by NumPy rules (each dim is 1 or the
+// iteration size); no memref output dim of size > 1 has stride 0. Not here:
+// overlaps between operands, and outputs whose nonzero strides make elements
 // coincide (sizes 3x3, strides 1x1); those take the layout library
 // (lib/Layout), which the kernel families' run-time dispatch calls and the
 // pass pw-runtime-overlap-checks calls through the runtime, and are not
@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace mlir;
@@ -41,12 +42,15 @@ public:
             function_ref<std::string(Operation *, StringRef)> makeMessage)
       : map(map), builder(builder), loc(loc), makeMessage(makeMessage) {}
 
-  /// Size `dim` of `memref`: a constant where its type knows it.
-  Value size(Value memref, int64_t dim) {
-    int64_t known = cast<MemRefType>(memref.getType()).getDimSize(dim);
+  /// Size `dim` of a memref or tensor operand: a constant where its type
+  /// knows it.
+  Value size(Value operand, int64_t dim) {
+    int64_t known = cast<ShapedType>(operand.getType()).getDimSize(dim);
     if (!ShapedType::isDynamic(known))
       return constant(known);
-    return memref::DimOp::create(builder, loc, memref, dim);
+    if (isa<RankedTensorType>(operand.getType()))
+      return tensor::DimOp::create(builder, loc, operand, dim);
+    return memref::DimOp::create(builder, loc, operand, dim);
   }
 
   Value constant(int64_t value) {
@@ -67,7 +71,7 @@ public:
   void checkOutputShapes(ArrayRef<int64_t> iterationShape,
                          ArrayRef<Value> iteration) {
     for (auto [index, output] : llvm::enumerate(map.getOutputs())) {
-      auto type = cast<MemRefType>(output.getType());
+      auto type = cast<ShapedType>(output.getType());
       for (int64_t dim = 0; dim < type.getRank(); ++dim) {
         // Output #0 defines the dynamic iteration sizes; a static size was
         // compared with the static iteration size by the verifier.
@@ -86,7 +90,7 @@ public:
                             ArrayRef<Value> iteration) {
     Value one;
     for (auto [index, input] : llvm::enumerate(map.getInputs())) {
-      auto type = dyn_cast<MemRefType>(input.getType());
+      auto type = dyn_cast<ShapedType>(input.getType());
       if (!type)
         continue;
       int64_t leading = iterationShape.size() - type.getRank();
@@ -115,9 +119,12 @@ public:
     }
   }
 
+  /// Memref outputs only: a tensor has no strides until it is bufferized.
   void checkOutputsDoNotRepeat() {
     for (auto [index, output] : llvm::enumerate(map.getOutputs())) {
-      auto type = cast<MemRefType>(output.getType());
+      auto type = dyn_cast<MemRefType>(output.getType());
+      if (!type)
+        continue;
       SmallVector<int64_t> strides;
       int64_t offset;
       // Identity layouts too: their leading strides are dynamic where sizes

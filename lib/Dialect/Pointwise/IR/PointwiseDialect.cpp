@@ -8,9 +8,11 @@
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseEnums.h"
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace pointwise;
@@ -23,4 +25,7 @@ void PointwiseDialect::initialize() {
 #define GET_OP_LIST
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.cpp.inc"
       >();
+  // Implemented in PointwiseTransforms, attached by
+  // registerBufferizableOpInterfaceExternalModels.
+  declarePromisedInterface<bufferization::BufferizableOpInterface, MapOp>();
 }

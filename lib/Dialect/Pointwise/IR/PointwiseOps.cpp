@@ -98,8 +98,8 @@ SmallVector<OpOperand *> MapOp::getMemRefOperandsOutputsFirst() {
 SmallVector<int64_t> MapOp::getIterationShape() {
   std::optional<SmallVector<int64_t>> shape;
   for (Value output : getOutputs()) {
-    auto type = dyn_cast<MemRefType>(output.getType());
-    if (!type)
+    auto type = dyn_cast<ShapedType>(output.getType());
+    if (!type || !type.hasRank())
       continue;
     if (!shape) {
       shape = llvm::to_vector(type.getShape());
@@ -114,11 +114,22 @@ SmallVector<int64_t> MapOp::getIterationShape() {
   return shape.value_or(SmallVector<int64_t>());
 }
 
+InFlightDiagnostic MapOp::emitNotBufferizedError(StringRef pass) {
+  return emitOpError() << "on tensors reaches " << pass
+                       << ", which lowers maps on memrefs; bufferize first "
+                          "(one-shot-bufferize, which pw-cpu-pipeline and "
+                          "pw-gpu-pipeline run)";
+}
+
 void MapOp::build(
     OpBuilder &builder, OperationState &state, ValueRange inputs,
     ValueRange outputs,
     llvm::function_ref<void(OpBuilder &, Location, ValueRange)> bodyBuilder) {
-  build(builder, state, inputs, outputs);
+  SmallVector<Type> resultTypes;
+  for (Value output : outputs)
+    if (isa<RankedTensorType>(output.getType()))
+      resultTypes.push_back(output.getType());
+  build(builder, state, resultTypes, inputs, outputs);
   Block *block = new Block();
   state.regions.front()->push_back(block);
   for (Value input : inputs)
@@ -136,13 +147,14 @@ void MapOp::getEffects(
       effects.emplace_back(MemoryEffects::Read::get(), &input,
                            SideEffects::DefaultResource::get());
   for (OpOperand &output : getOutputsMutable())
-    effects.emplace_back(MemoryEffects::Write::get(), &output,
-                         SideEffects::DefaultResource::get());
+    if (isa<MemRefType>(output.get().getType()))
+      effects.emplace_back(MemoryEffects::Write::get(), &output,
+                           SideEffects::DefaultResource::get());
 }
 
 /// A static shape must count its elements in int64 (a rank-64 memref of 2s
 /// does not; its canonical strides saturate to dynamic).
-static LogicalResult verifyElementCount(MapOp op, MemRefType type,
+static LogicalResult verifyElementCount(MapOp op, ShapedType type,
                                         StringRef role, unsigned index) {
   if (!type.hasStaticShape())
     return success();
@@ -156,16 +168,16 @@ static LogicalResult verifyElementCount(MapOp op, MemRefType type,
   return success();
 }
 
-/// Checks what every memref operand needs: a supported element type and a
-/// layout expressible as strides and an offset.
-static LogicalResult verifyMemRefOperand(MapOp op, MemRefType type,
+/// Checks what every memref or tensor operand needs: a supported element type
+/// and, for a memref, a layout expressible as strides and an offset.
+static LogicalResult verifyShapedOperand(MapOp op, ShapedType type,
                                          StringRef role, unsigned index) {
   if (!isSupportedElementType(type.getElementType()))
     return op.emitOpError()
            << role << " #" << index << " has unsupported element type "
            << type.getElementType() << "; expected one of "
            << kSupportedElementTypes;
-  if (!type.isStrided())
+  if (auto memref = dyn_cast<MemRefType>(type); memref && !memref.isStrided())
     return op.emitOpError() << role << " #" << index
                             << " must have a strided layout, got " << type;
   return verifyElementCount(op, type, role, index);
@@ -173,7 +185,7 @@ static LogicalResult verifyMemRefOperand(MapOp op, MemRefType type,
 
 /// Checks that a memref input broadcasts to the iteration space by NumPy
 /// rules, as far as static sizes tell; dynamic sizes are checked at run time.
-static LogicalResult verifyBroadcast(MapOp op, MemRefType type, unsigned index,
+static LogicalResult verifyBroadcast(MapOp op, ShapedType type, unsigned index,
                                      ArrayRef<int64_t> iterationShape) {
   int64_t rank = type.getRank();
   int64_t iterationRank = iterationShape.size();
@@ -228,51 +240,119 @@ static LogicalResult verifyNoInternalOverlap(MapOp op, MemRefType type,
   return success();
 }
 
+/// The memref or ranked tensor type of a map operand, or null for a scalar.
+static ShapedType getShapedOperandType(Value operand) {
+  Type type = operand.getType();
+  if (isa<MemRefType, RankedTensorType>(type))
+    return cast<ShapedType>(type);
+  return {};
+}
+
+/// Checks that the operands are all memrefs (and scalars) or all tensors (and
+/// scalars), naming the first of each kind where they mix.
+static LogicalResult verifyOneForm(MapOp op) {
+  std::optional<std::string> firstMemRef, firstTensor;
+  auto note = [&](Value operand, StringRef role, unsigned index) {
+    std::optional<std::string> &first =
+        isa<MemRefType>(operand.getType()) ? firstMemRef : firstTensor;
+    if (!first)
+      first = (role + " #" + Twine(index)).str();
+  };
+  for (auto [index, input] : llvm::enumerate(op.getInputs()))
+    if (getShapedOperandType(input))
+      note(input, "input", index);
+  for (auto [index, output] : llvm::enumerate(op.getOutputs()))
+    if (getShapedOperandType(output))
+      note(output, "output", index);
+  if (firstMemRef && firstTensor)
+    return op.emitOpError()
+           << "mixes tensor and memref operands (" << *firstTensor
+           << " is a tensor, " << *firstMemRef
+           << " is a memref); a map takes either tensors or memrefs";
+  return success();
+}
+
+/// Checks the results: none in the memref form, one per output of that
+/// output's type in the tensor form.
+static LogicalResult verifyResults(MapOp op) {
+  bool tensorForm = isa<RankedTensorType>(op.getOutputs()[0].getType());
+  if (!tensorForm) {
+    if (op.getNumResults() != 0)
+      return op.emitOpError()
+             << "has " << op.getNumResults()
+             << " results, but a map on memrefs writes its outputs and has "
+                "none";
+    return success();
+  }
+  if (op.getNumResults() != op.getNumOutputs())
+    return op.emitOpError() << "has " << op.getNumResults()
+                            << " results, but a map on tensors has one per "
+                               "output ("
+                            << op.getNumOutputs() << ")";
+  for (auto [index, result, output] :
+       llvm::enumerate(op.getResults(), op.getOutputs()))
+    if (result.getType() != output.getType())
+      return op.emitOpError()
+             << "result #" << index << " has type " << result.getType()
+             << ", but its destination, output #" << index << ", has type "
+             << output.getType();
+  return success();
+}
+
 LogicalResult MapOp::verify() {
   if (getOutputs().empty())
     return emitOpError("expects at least one output");
 
   for (auto [index, input] : llvm::enumerate(getInputs())) {
     Type type = input.getType();
-    if (auto memref = dyn_cast<MemRefType>(type)) {
-      if (failed(verifyMemRefOperand(*this, memref, "input", index)))
+    if (ShapedType shaped = getShapedOperandType(input)) {
+      if (failed(verifyShapedOperand(*this, shaped, "input", index)))
         return failure();
       continue;
     }
     if (!isSupportedScalarInputType(type))
       return emitOpError() << "input #" << index
-                           << " must be a memref or a scalar of type index, "
+                           << " must be a memref, a ranked tensor or a scalar "
+                              "of type index, "
                            << kSupportedElementTypes << "; got " << type;
   }
 
   for (auto [index, output] : llvm::enumerate(getOutputs())) {
-    auto type = dyn_cast<MemRefType>(output.getType());
+    ShapedType type = getShapedOperandType(output);
     if (!type)
-      return emitOpError() << "output #" << index << " must be a memref, got "
+      return emitOpError() << "output #" << index
+                           << " must be a memref or a ranked tensor, got "
                            << output.getType();
-    if (failed(verifyMemRefOperand(*this, type, "output", index)) ||
-        failed(verifyNoInternalOverlap(*this, type, index)))
+    if (failed(verifyShapedOperand(*this, type, "output", index)))
+      return failure();
+    auto memref = dyn_cast<MemRefType>(type);
+    if (memref && failed(verifyNoInternalOverlap(*this, memref, index)))
       return failure();
     // Against every earlier output, not only #0: with a dynamic dim in #0,
     // a 3 and a 4 in two later outputs are each compatible with it.
     for (unsigned other = 0; other < index; ++other) {
       Value earlier = getOutputs()[other];
-      auto earlierType = cast<MemRefType>(earlier.getType());
+      ShapedType earlierType = getShapedOperandType(earlier);
+      if (!earlierType)
+        continue;
       if (failed(
               verifyCompatibleShape(earlierType.getShape(), type.getShape())))
         return emitOpError() << "output #" << index << " of type " << type
                              << " does not have the shape of output #" << other
                              << " of type " << earlierType;
-      if (earlier == output)
+      if (memref && earlier == output)
         return emitOpError() << "outputs #" << other << " and #" << index
                              << " are the same buffer";
     }
   }
 
+  if (failed(verifyOneForm(*this)) || failed(verifyResults(*this)))
+    return failure();
+
   SmallVector<int64_t> iterationShape = getIterationShape();
   for (auto [index, input] : llvm::enumerate(getInputs()))
-    if (auto memref = dyn_cast<MemRefType>(input.getType()))
-      if (failed(verifyBroadcast(*this, memref, index, iterationShape)))
+    if (ShapedType shaped = getShapedOperandType(input))
+      if (failed(verifyBroadcast(*this, shaped, index, iterationShape)))
         return failure();
   return success();
 }

@@ -214,8 +214,11 @@ struct CanonicalizeBroadcastPass
           CanonicalizeBroadcastPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    getOperation()->walk(
-        [&](MapOp map) { canonicalizeBroadcastInputs(rewriter, map); });
+    // Tensor maps have no strides to rewrite until they are bufferized.
+    getOperation()->walk([&](MapOp map) {
+      if (map.hasPureBufferSemantics())
+        canonicalizeBroadcastInputs(rewriter, map);
+    });
   }
 };
 

@@ -64,7 +64,11 @@ struct CoalesceDimsPass
     : public pointwise::impl::CoalesceDimsPassBase<CoalesceDimsPass> {
   void runOnOperation() override {
     SmallVector<MapOp> maps;
-    getOperation()->walk([&](MapOp map) { maps.push_back(map); });
+    // Tensor maps have no layouts until they are bufferized.
+    getOperation()->walk([&](MapOp map) {
+      if (map.hasPureBufferSemantics())
+        maps.push_back(map);
+    });
     IRRewriter rewriter(&getContext());
     for (MapOp map : maps)
       if (failed(coalesce(rewriter, map)))

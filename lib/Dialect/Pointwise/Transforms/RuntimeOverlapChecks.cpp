@@ -139,6 +139,9 @@ struct RuntimeOverlapChecksPass
     // another symbol table (a gpu.module's device code) are left alone.
     SmallVector<std::pair<MapOp, SmallVector<Value>>> checked;
     getOperation().walk([&](MapOp map) {
+      // Tensors do not overlap; their buffers are checked once bufferized.
+      if (!map.hasPureBufferSemantics())
+        return;
       SmallVector<Value> operands = checkedOperands(map);
       if (isa<ModuleOp>(SymbolTable::getNearestSymbolTable(map)) &&
           needsCheck(map, operands))

@@ -1330,6 +1330,11 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
     }
     SmallVector<MapOp> maps;
     getOperation()->walk([&](MapOp map) { maps.push_back(map); });
+    for (MapOp map : maps)
+      if (!map.hasPureBufferSemantics()) {
+        map.emitNotBufferizedError(getArgument());
+        return signalPassFailure();
+      }
     IRRewriter rewriter(&getContext());
     for (MapOp map : maps) {
       // Inputs that broadcast are addressed with their strides: they must

@@ -12,7 +12,8 @@ include "mlir/IR/OpBase.td"
 def Pointwise_Dialect : Dialect {
   let name = "pointwise";
   let cppNamespace = "::pointwise";
-  let summary = "Strided pointwise operations on memrefs of any layout";
+  let summary = "Strided pointwise operations on memrefs of any layout and "
+                "on tensors";
   let description = [{
     The `pointwise` dialect expresses one scalar function applied elementwise
     over tensors of any rank, strides (including 0 and negative), offsets and
@@ -21,7 +22,9 @@ def Pointwise_Dialect : Dialect {
     Its single computational op, `pointwise.map`, names the buffers it reads
     and writes and holds the scalar body as a region. The compiler's passes
     then canonicalize broadcasts, coalesce dimensions and tile the iteration
-    space before lowering to GPU kernels or CPU loops.
+    space before lowering to GPU kernels or CPU loops. The same op also takes
+    tensors in destination-passing style; one-shot bufferization turns those
+    maps into the memref form.
 
     ```mlir
     pointwise.map ins(%a, %b, %alpha : memref<?x?xf32, strided<[?, ?], offset: ?>>,
@@ -83,11 +86,13 @@ def Pointwise_Dialect : Dialect {
   // Bodies are written in arith and math; loading them with the pointwise
   // dialect lets any host compiler parse a map without extra registration.
   // The run-time checks of a map (RuntimeVerifiableOpInterface) are
-  // memref.dim, memref.extract_strided_metadata and cf.assert ops.
+  // memref.dim (tensor.dim in the tensor form),
+  // memref.extract_strided_metadata and cf.assert ops.
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::math::MathDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 class Pointwise_Op<string mnemonic, list<Trait> traits = []>

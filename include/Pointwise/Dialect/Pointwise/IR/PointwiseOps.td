@@ -9,6 +9,7 @@
 
 include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/RuntimeVerifiableOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpBase.td"
@@ -17,12 +18,55 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     AttrSizedOperandSegments,
     IsolatedFromAbove,
     SingleBlock,
+    DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<RuntimeVerifiableOpInterface>]> {
-  let summary = "Applies a scalar function elementwise over strided memrefs";
+  let summary = "Applies a scalar function elementwise over strided memrefs "
+                "or tensors";
   let description = [{
     `pointwise.map` evaluates its body once for every index of the iteration
     space and stores the yielded values into the outputs at that index.
+
+    The op has two forms, which take the same broadcasting, region and
+    verifier rules:
+
+    - the *memref form* (below) writes into its `outs` buffers and has no
+      results;
+    - the *tensor form* takes tensors in destination-passing style: `ins` of
+      tensors and scalars, `outs` of tensors (the destinations, which give
+      the iteration space and the result types), and one result per `outs`
+      operand, of that operand's type, printed after the region as
+      `linalg.generic` does. It has no memory effects, so an unused tensor
+      map is dead code. One-shot bufferization (the dialect promises
+      `BufferizableOpInterface`; tools that register the dialect through
+      `registerPointwiseDialect` get the implementation) turns it into the
+      memref form, writing in place into a destination's buffer where the
+      analysis allows. The body never reads the destinations, so their
+      contents do not matter (`tensor.empty` is the usual destination).
+
+    One map does not mix tensors and memrefs.
+
+    Canonicalization (`--canonicalize`) simplifies both forms: an input
+    that appears twice (the same value) becomes one input; a scalar input
+    defined by a constant moves into the body. In the tensor form, outputs
+    whose results have no uses are dropped, and a result that yields an
+    input unchanged is replaced by that input where the two are provably the
+    same tensor: the input is the result's own destination, or both have the
+    same fully static type. A memref map that only copies a buffer onto
+    itself is erased.
+
+    ```mlir
+    %r = pointwise.map ins(%a, %b, %s : tensor<?x?xf32>, tensor<?xf32>, f32)
+                       outs(%init : tensor<?x?xf32>) {
+    ^bb0(%x: f32, %y: f32, %z: f32):
+      %0 = arith.mulf %y, %z : f32
+      %1 = arith.addf %x, %0 : f32
+      pointwise.yield %1 : f32
+    } -> tensor<?x?xf32>
+    ```
+
+    Rules of both forms, where "memref" stands for "memref or tensor"
+    unless it speaks of layouts, overlap or memory:
 
     - `ins`: memrefs of any rank and strided layout (static or dynamic sizes,
       strides and offset; stride 0; negative static strides) and scalars
@@ -118,16 +162,19 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
 
   let arguments = (ins Variadic<AnyType>:$inputs,
                        Variadic<AnyType>:$outputs);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
 
   let assemblyFormat = [{
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
     (`outs` `(` $outputs^ `:` type($outputs) `)`)?
-    attr-dict-with-keyword $body
+    attr-dict-with-keyword $body (`->` type($results)^)?
   }];
 
   // Creates the body block with one argument per input and lets
   // `bodyBuilder` fill it; the callback must end it with `pointwise.yield`.
+  // The results are the types of the tensor outputs (none in the memref
+  // form).
   let builders = [
     OpBuilder<(ins "::mlir::ValueRange":$inputs, "::mlir::ValueRange":$outputs,
       "::llvm::function_ref<void(::mlir::OpBuilder &, ::mlir::Location, "
@@ -149,6 +196,15 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
     /// memref inputs.
     ::llvm::SmallVector<::mlir::OpOperand *> getMemRefOperandsOutputsFirst();
 
+    /// DestinationStyleOpInterface: the outputs are the destinations.
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOutputsMutable();
+    }
+
+    /// Emits the error a pass that lowers memref maps (`pass`) reports on a
+    /// map of the tensor form, which must be bufferized first.
+    ::mlir::InFlightDiagnostic emitNotBufferizedError(::llvm::StringRef pass);
+
     unsigned getNumInputs() { return getInputs().size(); }
     unsigned getNumOutputs() { return getOutputs().size(); }
     ::mlir::Block *getBodyBlock() { return &getBody().front(); }
@@ -156,6 +212,7 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
 
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Pointwise_YieldOp : Pointwise_Op<"yield", [
