@@ -98,6 +98,8 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
     return;
   }
+  // Tensor-level modules become memref-level ones; others are untouched.
+  pm.addPass(createBufferizePass());
   // Before any rewrite of a map, whose checks are written against its
   // original operands (MapRuntimeVerification.cpp).
   if (options.runtimeVerification) {
@@ -275,6 +277,9 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
     pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
     return;
   }
+  // Tensor-level modules become memref-level ones, on the caller's buffers
+  // only: the pipeline allocates no GPU memory for temporaries.
+  pm.addPass(createBufferizePass(BufferizePassOptions{/*deallocate=*/false}));
   buildGpuCodegenPipeline(pm, options, options.getTileOptions(),
                           options.launchOnCurrentStream,
                           options.runtimeVerification);
@@ -359,14 +364,15 @@ void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
 void pointwise::registerPointwisePipelines() {
   PassPipelineRegistration<GpuPipelineOptions>(
       "pw-gpu-pipeline",
-      "The whole GPU path of pointwise.map: broadcast canonicalization, "
-      "dimension coalescing, tiling, kernel outlining, then upstream's NVVM "
-      "lowering to a gpu.binary and host code in the LLVM dialect",
+      "The whole GPU path of pointwise.map: bufferization of tensor modules "
+      "(onto the caller's buffers), broadcast canonicalization, dimension "
+      "coalescing, tiling, kernel outlining, then upstream's NVVM lowering "
+      "to a gpu.binary and host code in the LLVM dialect",
       buildGpuPipeline);
   PassPipelineRegistration<CpuPipelineOptions>(
       "pw-cpu-pipeline",
       "The whole CPU path of pointwise.map, down to the LLVM dialect: "
-      "broadcast canonicalization, dimension coalescing, loops, then "
-      "upstream's conversions to LLVM",
+      "bufferization of tensor modules, broadcast canonicalization, "
+      "dimension coalescing, loops, then upstream's conversions to LLVM",
       buildCpuPipeline);
 }

@@ -8,6 +8,7 @@
 
 #include "Pointwise/Layout/OffsetRange.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -194,7 +195,18 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
                                    typeText + "): " + why);
   };
 
+  // A tensor argument is bufferized into a memref of any strided layout: a
+  // view from --arg, or from its type ('-'), contiguous.
   auto memref = dyn_cast<MemRefType>(type);
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    MemRefLayoutAttrInterface layout;
+    if (spec.kind != ArgumentSpec::Kind::FromType)
+      layout = StridedLayoutAttr::get(
+          type.getContext(), ShapedType::kDynamic,
+          SmallVector<int64_t>(tensor.getRank(), ShapedType::kDynamic));
+    memref =
+        MemRefType::get(tensor.getShape(), tensor.getElementType(), layout);
+  }
   if (!memref) {
     if (!type.isIndex() && !isSupportedElementType(type))
       return fail("unsupported argument type");
@@ -293,6 +305,53 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
   argument.descriptor.insert(argument.descriptor.end(),
                              argument.strides.begin(), argument.strides.end());
   return argument;
+}
+
+HostArgument HostArgument::copyResult(Type elementType, unsigned index,
+                                      ArrayRef<int64_t> sizes,
+                                      ArrayRef<int64_t> strides, int64_t offset,
+                                      const uint8_t *aligned) {
+  HostArgument result;
+  result.index = index;
+  result.isResult = true;
+  result.isView = true;
+  result.type = elementType;
+  result.byteWidth = getByteWidth(elementType);
+  result.sizes.assign(sizes.begin(), sizes.end());
+  result.strides.assign(sizes.size(), 1);
+  for (size_t dim = sizes.size(); dim-- > 1;)
+    result.strides[dim - 1] = result.strides[dim] * sizes[dim];
+  result.bufferElements = 1;
+  for (int64_t size : sizes)
+    result.bufferElements *= size;
+  result.buffer.assign((result.bufferElements * result.byteWidth + 7) / 8 + 8,
+                       0);
+  // Element by element, in row-major order, from the returned view.
+  std::vector<int64_t> position(sizes.size(), 0);
+  uint8_t *destination = result.elements();
+  for (int64_t element = 0; element < result.bufferElements; ++element) {
+    int64_t source = offset;
+    for (auto [at, stride] : llvm::zip_equal(position, strides))
+      source += at * stride;
+    std::memcpy(destination + element * result.byteWidth,
+                aligned + source * result.byteWidth, result.byteWidth);
+    for (size_t dim = sizes.size(); dim-- > 0;) {
+      if (++position[dim] < sizes[dim])
+        break;
+      position[dim] = 0;
+    }
+  }
+  int64_t address = reinterpret_cast<int64_t>(result.elements());
+  result.descriptor = {address, address, 0};
+  result.descriptor.insert(result.descriptor.end(), result.sizes.begin(),
+                           result.sizes.end());
+  result.descriptor.insert(result.descriptor.end(), result.strides.begin(),
+                           result.strides.end());
+  return result;
+}
+
+std::string HostArgument::getLabel() const {
+  return (isResult ? "result #" : "argument #") + std::to_string(index);
 }
 
 uint8_t *HostArgument::elements() {
@@ -429,14 +488,14 @@ bool HostArgument::compare(const HostArgument &reference, llvm::raw_ostream &os,
         continue;
     }
     if (mismatches++ < maxReports)
-      os << "  argument #" << index << " element offset " << element << ": "
+      os << "  " << getLabel() << " element offset " << element << ": "
          << formatElement(element)
          << " (optimized) != " << reference.formatElement(element)
          << " (reference)\n";
   }
   if (mismatches)
-    os << "  argument #" << index << ": " << mismatches << " of "
-       << bufferElements << " buffer elements differ"
+    os << "  " << getLabel() << ": " << mismatches << " of " << bufferElements
+       << " buffer elements differ"
        << (approximate ? " beyond the tolerance" : "") << "\n";
   return mismatches == 0;
 }
@@ -445,6 +504,7 @@ llvm::json::Object HostArgument::getManifestEntry() const {
   std::string typeName;
   llvm::raw_string_ostream(typeName) << type;
   llvm::json::Object entry{{"index", index},
+                           {"role", isResult ? "result" : "argument"},
                            {"kind", isView ? "memref" : "scalar"},
                            {"type", typeName},
                            {"byte_width", byteWidth}};

@@ -8,7 +8,9 @@
 // The storage pw-run passes for one argument of the entry function: a scalar
 // value, or a memref view (sizes, strides, offset) over a host buffer that
 // covers every element the view can reach, filled deterministically from a
-// seed. Memrefs are passed as the descriptor of the `_mlir_ciface_` ABI.
+// seed. Memrefs, and tensors (which the pipeline bufferizes into memrefs of
+// any strided layout), are passed as the descriptor of the `_mlir_ciface_`
+// ABI. A copy of a memref the entry returns uses the same class.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,8 +46,20 @@ public:
                                              unsigned index, FillMode fill,
                                              uint64_t seed);
 
+  /// A contiguous copy of the elements of result `index` of the entry: the
+  /// view `sizes`/`strides`/`offset` of `elementType` elements from
+  /// `aligned` (a returned memref descriptor's aligned pointer).
+  static HostArgument copyResult(mlir::Type elementType, unsigned index,
+                                 llvm::ArrayRef<int64_t> sizes,
+                                 llvm::ArrayRef<int64_t> strides,
+                                 int64_t offset, const uint8_t *aligned);
+
   bool isMemRef() const { return isView; }
   unsigned getIndex() const { return index; }
+  /// Whether this is a copy of a returned memref (copyResult).
+  bool isReturned() const { return isResult; }
+  /// "argument #N" or "result #N".
+  std::string getLabel() const;
 
   /// What `invokePacked` expects for this argument: the address of the value
   /// (a scalar, or the pointer to the memref descriptor).
@@ -112,6 +126,7 @@ private:
   std::vector<int64_t> descriptor; // allocated, aligned, offset, sizes, strides
   void *descriptorAddress = nullptr;
   uint64_t scalar = 0;
+  bool isResult = false;
 };
 
 } // namespace pointwise::run

@@ -26,6 +26,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#ifdef POINTWISE_RUN_C_RUNNER_UTILS
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#endif
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -157,6 +160,12 @@ llvm::cl::opt<unsigned> maxMismatches(
     llvm::cl::desc("Differences printed per argument with --check"),
     llvm::cl::init(8), llvm::cl::cat(runOptions));
 
+std::string describeType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "pw-run: " << message << "\n";
   return 1;
@@ -261,6 +270,11 @@ compile(ModuleOp module, StringRef entry, bool reference) {
       symbols[interner("abort")] = {
           llvm::orc::ExecutorAddr::fromPtr(&returnFromFailedCheck),
           llvm::JITSymbolFlags::Exported};
+#ifdef POINTWISE_RUN_C_RUNNER_UTILS
+      symbols[interner("memrefCopy")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
+          llvm::JITSymbolFlags::Exported};
+#endif
       return symbols;
     });
   return engine;
@@ -295,18 +309,27 @@ llvm::Error writeFile(StringRef path, StringRef bytes) {
 }
 
 /// --dump-inputs/--dump-outputs: DIR/argN.bin per memref argument (its
-/// buffer's bytes, from element 0) and DIR/manifest.json describing them.
+/// buffer's bytes, from element 0), DIR/resultN.bin per returned memref (its
+/// elements in row-major order) and DIR/manifest.json describing them.
 llvm::Error dumpArguments(StringRef directory, StringRef entry,
                           StringRef contents,
-                          std::vector<HostArgument> &arguments) {
+                          std::vector<HostArgument> &arguments,
+                          std::vector<HostArgument> &results) {
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
     return llvm::createStringError("cannot create directory '" + directory +
                                    "': " + error.message());
   llvm::json::Array entries;
-  for (HostArgument &argument : arguments) {
+  std::vector<HostArgument *> dumped;
+  for (HostArgument &argument : arguments)
+    dumped.push_back(&argument);
+  for (HostArgument &result : results)
+    dumped.push_back(&result);
+  for (HostArgument *dumpedArgument : dumped) {
+    HostArgument &argument = *dumpedArgument;
     llvm::json::Object described = argument.getManifestEntry();
     if (argument.isMemRef()) {
-      std::string file = "arg" + std::to_string(argument.getIndex()) + ".bin";
+      std::string file = (argument.isReturned() ? "result" : "arg") +
+                         std::to_string(argument.getIndex()) + ".bin";
       llvm::SmallString<256> path(directory);
       llvm::sys::path::append(path, file);
       StringRef bytes(reinterpret_cast<const char *>(argument.getBufferBytes()),
@@ -346,9 +369,62 @@ void returnFromFailedCheck() {
   siglongjmp(stoppedRunReturn, kFailedCheck);
 }
 
+/// The allocated pointer of memref.get_global's descriptors, which no one
+/// frees.
+constexpr int64_t kGlobalMemRefAllocation = 0xdeadbeef;
+
+/// Copies the memrefs the entry returned (descriptors in `words`, one after
+/// the other, of the types `resultTypes`) into `results`, then frees the
+/// buffers the caller owns: every one that is not a view of an argument's
+/// buffer or a global. The pipelines' deallocation makes every buffer a
+/// tensor function returns the caller's.
+void takeResults(ArrayRef<int64_t> words, TypeRange resultTypes,
+                 std::vector<HostArgument> &arguments,
+                 std::vector<HostArgument> &results) {
+  results.clear();
+  llvm::SmallDenseSet<int64_t> owned;
+  size_t next = 0;
+  for (auto [index, type] : llvm::enumerate(resultTypes)) {
+    auto shaped = cast<ShapedType>(type);
+    int64_t rank = shaped.getRank();
+    int64_t allocated = words[next], aligned = words[next + 1];
+    int64_t offset = words[next + 2];
+    ArrayRef<int64_t> sizes = words.slice(next + 3, rank);
+    ArrayRef<int64_t> strides = words.slice(next + 3 + rank, rank);
+    next += 3 + 2 * rank;
+    results.push_back(HostArgument::copyResult(
+        shaped.getElementType(), index, sizes, strides, offset,
+        reinterpret_cast<const uint8_t *>(aligned)));
+    bool isArgumentView = llvm::any_of(arguments, [&](HostArgument &argument) {
+      auto begin = reinterpret_cast<int64_t>(argument.getBufferBytes());
+      return argument.isMemRef() && allocated >= begin &&
+             allocated < begin + argument.getBufferByteSize();
+    });
+    if (!isArgumentView && allocated != kGlobalMemRefAllocation)
+      owned.insert(allocated);
+  }
+  for (int64_t allocated : owned)
+    std::free(reinterpret_cast<void *>(allocated));
+}
+
+/// The number of 64-bit words of the descriptors of `resultTypes`.
+size_t countResultWords(TypeRange resultTypes) {
+  size_t words = 0;
+  for (Type type : resultTypes)
+    words += 3 + 2 * cast<ShapedType>(type).getRank();
+  return words;
+}
+
 llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
-                   std::vector<HostArgument> &arguments) {
+                   std::vector<HostArgument> &arguments, TypeRange resultTypes,
+                   std::vector<HostArgument> &results) {
+  // The C interface of a function with results takes a pointer to them (a
+  // descriptor, or a struct of descriptors) before its arguments.
+  std::vector<int64_t> resultWords(countResultWords(resultTypes), 0);
+  void *resultAddress = resultWords.data();
   SmallVector<void *> packed;
+  if (!resultTypes.empty())
+    packed.push_back(&resultAddress);
   for (HostArgument &argument : arguments)
     packed.push_back(argument.getPackedArgument());
   engine.initialize();
@@ -368,6 +444,7 @@ llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
   case 0:
     (*function)(packed.data());
     sigaction(SIGFPE, &previous, nullptr);
+    takeResults(resultWords, resultTypes, arguments, results);
     return llvm::Error::success();
   case kFailedCheck:
     sigaction(SIGFPE, &previous, nullptr);
@@ -458,10 +535,20 @@ int main(int argc, char **argv) {
   if (failed(entry))
     return 1;
   StringRef name = entry->getName();
-  if (entry->getNumResults() != 0)
+  TypeRange resultTypes = entry->getResultTypes();
+  for (auto [index, type] : llvm::enumerate(resultTypes))
+    if (!isa<RankedTensorType, MemRefType>(type))
+      return fail("entry '" + name + "' returns a " + describeType(type) +
+                  " as result #" + llvm::Twine(index) +
+                  "; pw-run takes results that are ranked tensors or memrefs");
+  bool takesTensors =
+      llvm::any_of(entry->getArgumentTypes(), llvm::IsaPred<TensorType>) ||
+      llvm::any_of(resultTypes, llvm::IsaPred<TensorType>);
+  if (target == Target::Cuda && (takesTensors || !resultTypes.empty()))
     return fail("entry '" + name +
-                "' returns values; results must be written to memref "
-                "arguments");
+                "' takes or returns tensors or returns memrefs; --target=cuda "
+                "runs kernel families, whose outputs are memref arguments "
+                "(tensor programs run with --target=cpu)");
   if (!specs.empty() && specs.size() != entry->getNumArguments())
     return fail("entry '" + name + "' takes " +
                 llvm::Twine(entry->getNumArguments()) + " arguments but " +
@@ -470,9 +557,11 @@ int main(int argc, char **argv) {
   auto arguments = createArguments(*entry, specs);
   if (!arguments)
     return fail(llvm::toString(arguments.takeError()));
+  // Copies of the memrefs the entry returns, once it has run.
+  std::vector<HostArgument> results;
   if (!dumpInputs.empty())
     if (llvm::Error error =
-            dumpArguments(dumpInputs, name, "inputs", *arguments))
+            dumpArguments(dumpInputs, name, "inputs", *arguments, results))
       return fail(llvm::toString(std::move(error)));
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<CudaExecution> cuda;
@@ -496,24 +585,33 @@ int main(int argc, char **argv) {
     if (!compiled)
       return fail(llvm::toString(compiled.takeError()));
     engine = std::move(*compiled);
-    if (llvm::Error error = invoke(*engine, name, *arguments))
+    if (llvm::Error error =
+            invoke(*engine, name, *arguments, resultTypes, results))
       return fail(llvm::toString(std::move(error)));
   }
 
   if (!dumpOutputs.empty() && !check)
     if (llvm::Error error = dumpArguments(
             dumpOutputs, name, cuda ? "cuda outputs" : "optimized outputs",
-            *arguments))
+            *arguments, results))
       return fail(llvm::toString(std::move(error)));
 
   if (printOutputs) {
+    // The arguments that maps write, or all of them when none is found and
+    // the entry returns nothing; then the results.
     llvm::SmallDenseSet<unsigned> outputs = findOutputArguments(*entry);
     for (HostArgument &argument : *arguments) {
-      if (!outputs.empty() && !outputs.contains(argument.getIndex()))
+      if (outputs.empty() ? !results.empty()
+                          : !outputs.contains(argument.getIndex()))
         continue;
-      llvm::outs() << "argument #" << argument.getIndex() << " ("
-                   << argument.describe() << "):\n";
+      llvm::outs() << argument.getLabel() << " (" << argument.describe()
+                   << "):\n";
       argument.print(llvm::outs());
+      llvm::outs() << "\n";
+    }
+    for (HostArgument &result : results) {
+      llvm::outs() << result.getLabel() << " (" << result.describe() << "):\n";
+      result.print(llvm::outs());
       llvm::outs() << "\n";
     }
   }
@@ -525,14 +623,16 @@ int main(int argc, char **argv) {
     auto referenceEngine = compile(*module, name, /*reference=*/true);
     if (!referenceEngine)
       return fail(llvm::toString(referenceEngine.takeError()));
-    if (llvm::Error error =
-            invoke(**referenceEngine, name, *referenceArguments))
+    std::vector<HostArgument> referenceResults;
+    if (llvm::Error error = invoke(**referenceEngine, name, *referenceArguments,
+                                   resultTypes, referenceResults))
       return fail(llvm::toString(std::move(error)));
     // The reference lowering is the oracle: its results are the ones to
     // replay elsewhere, whatever the comparison says.
     if (!dumpOutputs.empty())
-      if (llvm::Error error = dumpArguments(
-              dumpOutputs, name, "reference outputs", *referenceArguments))
+      if (llvm::Error error =
+              dumpArguments(dumpOutputs, name, "reference outputs",
+                            *referenceArguments, referenceResults))
         return fail(llvm::toString(std::move(error)));
     bool identical = true;
     for (auto [optimized, reference] :
@@ -540,6 +640,8 @@ int main(int argc, char **argv) {
       identical &= optimized.compare(
           reference, llvm::errs(), maxMismatches,
           cuda ? getGpuTolerance(*entry, optimized.getIndex()) : 0.0);
+    for (auto [optimized, reference] : llvm::zip(results, referenceResults))
+      identical &= optimized.compare(reference, llvm::errs(), maxMismatches);
     if (!identical)
       return fail(cuda ? "check FAILED: the GPU result differs from the CPU "
                          "reference beyond the tolerance"
@@ -574,7 +676,8 @@ int main(int argc, char **argv) {
     std::vector<double> seconds;
     for (unsigned i = 0; i < benchIterations; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (llvm::Error error = invoke(*engine, name, *arguments))
+      if (llvm::Error error =
+              invoke(*engine, name, *arguments, resultTypes, results))
         return fail(llvm::toString(std::move(error)));
       seconds.push_back(std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - start)

@@ -102,7 +102,9 @@ struct CpuPipelineOptions
 std::string checkCpuPipelineOptions(const CpuPipelineOptions &options);
 
 /// Adds the whole CPU path, from `pointwise.map` to the LLVM dialect, to `pm`
-/// (anchored on the module).
+/// (anchored on the module). A module with tensors is bufferized first
+/// (pw-bufferize, deallocating temporaries; returned memrefs belong to the
+/// caller).
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
 
@@ -277,7 +279,9 @@ void buildGpuCodegenPipeline(mlir::OpPassManager &pm,
                              bool runtimeVerification);
 
 /// Adds the whole GPU path, from `pointwise.map` to a `gpu.binary` and host
-/// code in the LLVM dialect, to `pm` (anchored on the module); with options
+/// code in the LLVM dialect, to `pm` (anchored on the module). A module with
+/// tensors is bufferized first (pw-bufferize with deallocate=false: maps
+/// write the caller's buffers, and a temporary is an error); with options
 /// that checkGpuCodegenOptions rejects, a pipeline that fails with its
 /// message.
 void buildGpuPipeline(mlir::OpPassManager &pm,

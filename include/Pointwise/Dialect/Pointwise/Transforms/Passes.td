@@ -95,6 +95,57 @@ def CoalesceDimsPass : Pass<"pw-coalesce-dims"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def BufferizePass : Pass<"pw-bufferize", "::mlir::ModuleOp"> {
+  let summary = "Bufferizes a module that holds tensors, for the pipelines";
+  let description = [{
+    The first step of `pw-cpu-pipeline` and `pw-gpu-pipeline`, which take
+    tensor-level modules as well as memref-level ones. A module in which no
+    function, operand, result or block argument has a tensor type is left
+    exactly as it is, so memref modules keep their own memory management
+    (their `memref.alloc`/`memref.dealloc`, their returned views).
+
+    A module with tensors goes through upstream's `one-shot-bufferize` with
+    `bufferize-function-boundaries` (tensor arguments become memrefs with
+    fully dynamic strided layouts, so callers may pass any view; tensor maps
+    become memref maps, in place where the analysis allows), then, with
+    `deallocate` (the default), through upstream's
+    `buffer-deallocation-pipeline` and `convert-bufferization-to-memref`:
+    temporaries are freed, and every returned memref is a buffer the caller
+    owns and frees (an argument that is returned comes back as a copy).
+
+    Without `deallocate` the pass requires that bufferization allocate
+    nothing: every map writes a destination that the caller passes, and a
+    new buffer is an error at the op that needs it. `pw-gpu-pipeline` runs
+    the pass this way: the caller's buffers live in GPU memory, and the
+    pipeline does not allocate device memory for temporaries.
+
+    ```mlir
+    func.func @scale(%a: tensor<?xf32>, %s: f32) -> tensor<?xf32> {
+      %r = pointwise.map ins(%a, %s : tensor<?xf32>, f32) outs(%a : tensor<?xf32>) {
+      ^bb0(%x: f32, %y: f32):
+        %0 = arith.mulf %x, %y : f32
+        pointwise.yield %0 : f32
+      } -> tensor<?xf32>
+      return %r : tensor<?xf32>
+    }
+    ```
+
+    becomes a function over `memref<?xf32, strided<[?], offset: ?>>` whose
+    map updates `%a`'s buffer in place and which returns a copy of it
+    (`deallocate`) or `%a` itself (without).
+  }];
+  let options = [
+    Option<"deallocate", "deallocate", "bool", /*default=*/"true",
+           "Free temporaries and return caller-owned buffers (upstream's "
+           "buffer-deallocation-pipeline); without it, a bufferization that "
+           "allocates is an error">,
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TilePass : Pass<"pw-tile"> {
   let summary = "Chooses a GPU strategy per map and materializes it as tiled "
                 "loops mapped to blocks and threads";
