@@ -315,7 +315,9 @@ llvm::Error dumpArguments(StringRef directory, StringRef entry,
                           StringRef contents,
                           std::vector<HostArgument> &arguments,
                           std::vector<HostArgument> &results) {
-  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+  // DIR itself only: a mistyped path must not create directories anywhere
+  // above it.
+  if (std::error_code error = llvm::sys::fs::create_directory(directory))
     return llvm::createStringError("cannot create directory '" + directory +
                                    "': " + error.message());
   llvm::json::Array entries;
