@@ -186,6 +186,15 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
                                                   const ArgumentSpec &spec,
                                                   unsigned index, FillMode fill,
                                                   uint64_t seed) {
+  auto argument = plan(type, spec, index, seed);
+  if (argument)
+    argument->allocate(fill, seed);
+  return argument;
+}
+
+llvm::Expected<HostArgument> HostArgument::plan(Type type,
+                                                const ArgumentSpec &spec,
+                                                unsigned index, uint64_t seed) {
   HostArgument argument;
   argument.index = index;
   std::string typeText;
@@ -292,19 +301,20 @@ llvm::Expected<HostArgument> HostArgument::create(Type type,
     return fail("the view spans " + llvm::Twine(range->last + 1) +
                 " elements; pw-run allocates at most 2^31");
   argument.bufferElements = range->last + 1;
+  return argument;
+}
+
+void HostArgument::allocate(FillMode mode, uint64_t seed) {
+  if (!isView)
+    return;
   // 64 spare bytes let the elements start on a 64-byte boundary, so that a
   // view at offset 0 is aligned for any vector access.
-  argument.buffer.assign(
-      (argument.bufferElements * argument.byteWidth + 7) / 8 + 8, 0);
-  argument.fill(fill, seed * 1000003 + index);
-
-  int64_t address = reinterpret_cast<int64_t>(argument.elements());
-  argument.descriptor = {address, address, argument.offset};
-  argument.descriptor.insert(argument.descriptor.end(), argument.sizes.begin(),
-                             argument.sizes.end());
-  argument.descriptor.insert(argument.descriptor.end(),
-                             argument.strides.begin(), argument.strides.end());
-  return argument;
+  buffer.assign((bufferElements * byteWidth + 7) / 8 + 8, 0);
+  fill(mode, seed * 1000003 + index);
+  int64_t address = reinterpret_cast<int64_t>(elements());
+  descriptor = {address, address, offset};
+  descriptor.insert(descriptor.end(), sizes.begin(), sizes.end());
+  descriptor.insert(descriptor.end(), strides.begin(), strides.end());
 }
 
 HostArgument HostArgument::copyResult(Type elementType, unsigned index,
@@ -385,6 +395,8 @@ void *HostArgument::getPackedArgument() {
 }
 
 pointwise::layout::OperandBuffer HostArgument::getOperandBuffer() const {
+  if (buffer.empty())
+    return {plannedAddress, static_cast<int64_t>(byteWidth)};
   return {static_cast<uint64_t>(reinterpret_cast<uintptr_t>(elements())),
           static_cast<int64_t>(byteWidth)};
 }

@@ -46,6 +46,19 @@ public:
                                              unsigned index, FillMode fill,
                                              uint64_t seed);
 
+  /// The checks of create, and a scalar's value, without a view's storage:
+  /// getLayout, getBufferByteSize and getOperandBuffer (an address that
+  /// setPlannedAddress gives) describe the view; allocate() makes it.
+  static llvm::Expected<HostArgument> plan(mlir::Type type,
+                                           const ArgumentSpec &spec,
+                                           unsigned index, uint64_t seed);
+  /// Allocates and fills the storage of a planned view (nothing for a
+  /// scalar).
+  void allocate(FillMode fill, uint64_t seed);
+  /// The address getOperandBuffer reports before allocate(): distinct
+  /// arguments get disjoint ranges, as their buffers will be.
+  void setPlannedAddress(uint64_t address) { plannedAddress = address; }
+
   /// A contiguous copy of the elements of result `index` of the entry: the
   /// view `sizes`/`strides`/`offset` of `elementType` elements from
   /// `aligned` (a returned memref descriptor's aligned pointer).
@@ -127,6 +140,7 @@ private:
   void *descriptorAddress = nullptr;
   uint64_t scalar = 0;
   bool isResult = false;
+  uint64_t plannedAddress = 0;
 };
 
 } // namespace pointwise::run

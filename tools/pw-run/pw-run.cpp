@@ -44,6 +44,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -55,6 +56,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace pointwise;
@@ -280,17 +283,70 @@ compile(ModuleOp module, StringRef entry, bool reference) {
   return engine;
 }
 
+/// The entry's arguments as the specs describe them, without the views'
+/// storage; each view gets a planned address range of its own, as its
+/// buffer will have.
 llvm::Expected<std::vector<HostArgument>>
-createArguments(func::FuncOp entry, ArrayRef<ArgumentSpec> specs) {
+planArguments(func::FuncOp entry, ArrayRef<ArgumentSpec> specs) {
   std::vector<HostArgument> arguments;
+  uint64_t nextAddress = 4096;
   for (auto [index, type] : llvm::enumerate(entry.getArgumentTypes())) {
     ArgumentSpec spec = index < specs.size() ? specs[index] : ArgumentSpec();
-    auto argument = HostArgument::create(type, spec, index, fillMode, seed);
+    auto argument = HostArgument::plan(type, spec, index, seed);
     if (!argument)
       return argument.takeError();
+    argument->setPlannedAddress(nextAddress);
+    nextAddress += argument->getBufferByteSize() + 4096;
     arguments.push_back(std::move(*argument));
   }
   return arguments;
+}
+
+llvm::Expected<std::vector<HostArgument>>
+createArguments(func::FuncOp entry, ArrayRef<ArgumentSpec> specs) {
+  auto arguments = planArguments(entry, specs);
+  if (arguments)
+    for (HostArgument &argument : *arguments)
+      argument.allocate(fillMode, seed);
+  return arguments;
+}
+
+/// The memory this process may still take without swapping: Linux's
+/// MemAvailable, else the free physical pages.
+std::optional<uint64_t> getAvailableMemory() {
+  if (auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo")) {
+    StringRef text = (*meminfo)->getBuffer();
+    size_t at = text.find("MemAvailable:");
+    if (at != StringRef::npos) {
+      StringRef line = text.substr(at + 13).ltrim();
+      uint64_t kilobytes;
+      if (!line.take_while(llvm::isDigit).getAsInteger(10, kilobytes))
+        return kilobytes * 1024;
+    }
+  }
+  long pages = sysconf(_SC_AVPHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageSize > 0)
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+  return std::nullopt;
+}
+
+/// Checks that the buffers of `arguments`, twice over with --check (the
+/// reference lowering runs on copies), fit in the memory available.
+llvm::Error checkArgumentMemory(const std::vector<HostArgument> &arguments) {
+  uint64_t bytes = 0;
+  for (const HostArgument &argument : arguments)
+    if (argument.isMemRef())
+      bytes += argument.getBufferByteSize();
+  if (check)
+    bytes *= 2;
+  std::optional<uint64_t> available = getAvailableMemory();
+  if (!available || bytes <= *available)
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::formatv(
+      "the argument buffers need {0} bytes{1}, more than the {2} bytes of "
+      "memory available; give smaller views",
+      bytes, check ? " (twice over: --check runs the reference on copies)" : "",
+      *available));
 }
 
 llvm::Error writeFile(StringRef path, StringRef bytes) {
@@ -556,9 +612,19 @@ int main(int argc, char **argv) {
                 llvm::Twine(entry->getNumArguments()) + " arguments but " +
                 llvm::Twine(specs.size()) + " --arg were given");
 
-  auto arguments = createArguments(*entry, specs);
+  // Everything about the views is checked before their buffers exist: the
+  // memory they need and, on the CPU, that they broadcast and do not overlap
+  // (the runtime makes these checks for --target=cuda at each launch).
+  auto arguments = planArguments(*entry, specs);
   if (!arguments)
     return fail(llvm::toString(arguments.takeError()));
+  if (llvm::Error error = checkArgumentMemory(*arguments))
+    return fail(llvm::toString(std::move(error)));
+  if (target == Target::Cpu)
+    if (llvm::Error error = checkArgumentLayouts(*entry, *arguments))
+      return fail(llvm::toString(std::move(error)));
+  for (HostArgument &argument : *arguments)
+    argument.allocate(fillMode, seed);
   // Copies of the memrefs the entry returns, once it has run.
   std::vector<HostArgument> results;
   if (!dumpInputs.empty())
@@ -580,9 +646,6 @@ int main(int argc, char **argv) {
     if (llvm::Error error = cuda->download(*arguments))
       return fail(llvm::toString(std::move(error)));
   } else {
-    // The runtime makes these checks for --target=cuda at each launch.
-    if (llvm::Error error = checkArgumentLayouts(*entry, *arguments))
-      return fail(llvm::toString(std::move(error)));
     auto compiled = compile(*module, name, /*reference=*/false);
     if (!compiled)
       return fail(llvm::toString(compiled.takeError()));
