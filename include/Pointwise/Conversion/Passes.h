@@ -1,13 +1,14 @@
-//===- Passes.h - Conversions out of pointwise.map -------------*- C++ -*-===//
+//===- Passes.h - Conversions to and from pointwise.map ---------*- C++ -*-===//
 //
 // Part of the pointwise project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The conversions that replace `pointwise.map` ops: to `scf` loops for the
-// CPU (lib/Conversion/PointwiseToSCF), and from pw-tile's tiled form to GPU
-// kernels, with the passes that finish those kernels and their launches in
-// the LLVM dialect (lib/Conversion/PointwiseToGPU).
+// The conversion that makes `pointwise.map` ops of elementwise linalg ops
+// (lib/Conversion/LinalgToPointwise), and those that replace maps: to `scf`
+// loops for the CPU (lib/Conversion/PointwiseToSCF), and from pw-tile's
+// tiled form to GPU kernels, with the passes that finish those kernels and
+// their launches in the LLVM dialect (lib/Conversion/PointwiseToGPU).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,17 @@
 
 #include "mlir/Pass/Pass.h"
 
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
 namespace pointwise {
+
+/// Adds the pattern of `pw-convert-linalg-to-pointwise`: an elementwise op of
+/// the `LinalgOp` interface becomes a `pointwise.map` over views of its
+/// operands. The pattern builds and verifies the map before it changes the
+/// IR, so an op that does not convert stays as it is.
+void populateLinalgToPointwisePatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_DECL
 #include "Pointwise/Conversion/Passes.h.inc"

@@ -1,4 +1,4 @@
-//===- Passes.td - Conversions out of pointwise.map --------*- tablegen -*-===//
+//===- Passes.td - Conversions to and from pointwise.map ---*- tablegen -*-===//
 //
 // Part of the pointwise project.
 //
@@ -8,6 +8,88 @@
 #define POINTWISE_CONVERSION_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+def ConvertLinalgToPointwisePass : Pass<"pw-convert-linalg-to-pointwise"> {
+  let summary = "Converts elementwise linalg ops to pointwise.map";
+  let description = [{
+    Replaces every elementwise structured op by a `pointwise.map` of the
+    same form, memrefs or tensors: `linalg.generic`, `linalg.map`,
+    `linalg.elementwise`, `linalg.transpose`, `linalg.broadcast`,
+    `linalg.copy` and `linalg.fill`, and any other op of the `LinalgOp`
+    interface that satisfies the rules below. An op converts when
+
+    - all its loops are parallel and it has at least one output;
+    - every output's indexing map is a permutation of the loops, and every
+      input's a projected permutation, whose results may also be the
+      constant 0 (the broadcast form `tosa-to-linalg` emits);
+    - its body uses no `linalg.index`, captures from above only scalars, and
+      the resulting map verifies: side-effect-free scalar code on the types
+      a map body takes, over memrefs or tensors of the element types the
+      dialect takes (i1, i8, i16, i32, i64, f16, bf16, f32, f64). So a body
+      with `tensor.extract`, or operands of `f8`, `i4` or `complex` elements,
+      leave the op as it is.
+
+    The map's iteration space is output #0 with its dims in order; the
+    loops follow that order. Every other operand becomes a view whose dims
+    line up with it under the map's NumPy broadcasting, so no data moves:
+
+    - an input that omits loops gets unit dims where loops are missing
+      after its first dim (`memref.expand_shape`, `tensor.expand_shape`),
+      and none where they are missing in front (the map broadcasts leading
+      dims); a dim that the map indexes with the constant 0 takes the place
+      of a missing loop when its size is 1, and is sliced to size 1 first
+      otherwise (`memref.subview`, `tensor.extract_slice`);
+    - a memref operand whose dims are in another order than the loops,
+      input or output, is permuted with `memref.transpose`, a strided view;
+    - an input of rank 0, or whose dims are all such units, becomes a
+      scalar input (`memref.load`, `tensor.extract`), as do scalar
+      operands such as `linalg.fill`'s value; scalars that the body
+      captures become scalar inputs too, and captured constants are cloned
+      into the body.
+
+    Tensors have no transposing view: `tensor.expand_shape` and
+    `tensor.extract_slice` bufferize to views, but a permutation of a tensor
+    is `linalg.transpose`, a copy, and a tensor-to-buffer round trip with
+    `memref.transpose` would hide from one-shot bufferization that the
+    view aliases its source, which may then be overwritten in place while
+    the map reads it. A tensor op with an operand whose dims are not in the
+    loops' order is therefore left as it is; bufferizing first, then
+    converting the memref form, turns it into a map of strided views.
+
+    A body that reads an output's block argument gets that output as an
+    extra input: the same view of the buffer (exact aliasing, which the map
+    allows), or the destination tensor.
+
+    ```mlir
+    %r = linalg.generic {
+        indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                         affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+        iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%a : tensor<4x8xf32>) outs(%init : tensor<4x5x8xf32>) {
+    ^bb0(%x: f32, %out: f32):
+      %0 = arith.addf %x, %out : f32
+      linalg.yield %0 : f32
+    } -> tensor<4x5x8xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %e = tensor.expand_shape %a [[0, 1], [2]] output_shape [4, 1, 8]
+        : tensor<4x8xf32> into tensor<4x1x8xf32>
+    %r = pointwise.map ins(%e, %init : tensor<4x1x8xf32>, tensor<4x5x8xf32>)
+                       outs(%init : tensor<4x5x8xf32>) {
+    ^bb0(%x: f32, %out: f32):
+      %0 = arith.addf %x, %out : f32
+      pointwise.yield %0 : f32
+    } -> tensor<4x5x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::pointwise::PointwiseDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
 
 def LowerToLoopsPass : Pass<"pw-lower-to-loops"> {
   let summary = "Lowers pointwise.map to scf.for loops with memref loads and "
