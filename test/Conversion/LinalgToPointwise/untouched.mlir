@@ -192,6 +192,20 @@ func.func @tensor_transpose(%a: tensor<4x8xf32>, %init: tensor<8x4xf32>) -> (ten
   return %t, %g : tensor<8x4xf32>, tensor<8x4xf32>
 }
 
+// Tensor outputs in two orders: the second result would need a transpose.
+// CHECK-LABEL: func @tensor_outputs_in_two_orders
+// CHECK: linalg.generic
+func.func @tensor_outputs_in_two_orders(%a: tensor<4x4xf32>, %i0: tensor<4x4xf32>, %i1: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+                                          affine_map<(d0, d1) -> (d1, d0)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%i0, %i1 : tensor<4x4xf32>, tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    linalg.yield %x, %x : f32, f32
+  } -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  return %r#0, %r#1 : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
 // A memref with a layout that is not strided.
 // CHECK-LABEL: func @non_strided_layout
 // CHECK: linalg.copy

@@ -1,4 +1,4 @@
-//===- ConvertLinalgToPointwise.cpp - pw-convert-linalg-to-pointwise ------===//
+//===- LinalgToPointwise.cpp - pw-convert-linalg-to-pointwise -------------===//
 //
 // Part of the pointwise project.
 //
@@ -299,10 +299,7 @@ std::optional<LoopPositions> getLoopPositions(linalg::LinalgOp op) {
 /// for the loop indices, and values from above are scalars the map can take
 /// as inputs or constants it can clone.
 bool hasPortableBody(linalg::LinalgOp op, SetVector<Value> &captured) {
-  Block *body = op.getBlock();
-  if (!body ||
-      body->walk([](linalg::IndexOp) { return WalkResult::interrupt(); })
-          .wasInterrupted())
+  if (!op.getBlock() || op.hasIndexSemantics())
     return false;
   getUsedValuesDefinedAbove(op->getRegion(0), captured);
   return llvm::none_of(
