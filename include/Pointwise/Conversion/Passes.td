@@ -58,7 +58,10 @@ def ConvertLinalgToPointwisePass : Pass<"pw-convert-linalg-to-pointwise"> {
 
     A body that reads an output's block argument gets that output as an
     extra input: the same view of the buffer (exact aliasing, which the map
-    allows), or the destination tensor.
+    allows), or the destination tensor. A memref op whose input partially
+    overlaps an output (`ins(%a) outs(%a)` through a transpose) converts
+    too, into a map that the run-time overlap checks reject: linalg runs
+    such an op in the order of its loops, a map promises no order.
 
     ```mlir
     %r = linalg.generic {
