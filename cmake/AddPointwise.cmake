@@ -63,11 +63,15 @@ function(pointwise_install_target target)
       INTERFACE_INCLUDE_DIRECTORIES "${include_dirs}")
   endif()
 
+  set(includes)
+  if(type MATCHES "^(STATIC|SHARED|INTERFACE)_LIBRARY$")
+    set(includes INCLUDES DESTINATION include)
+  endif()
   install(TARGETS ${target} EXPORT PointwiseTargets
     RUNTIME DESTINATION bin
     LIBRARY DESTINATION lib
     ARCHIVE DESTINATION lib
-    INCLUDES DESTINATION include)
+    ${includes})
   set_property(GLOBAL APPEND PROPERTY POINTWISE_INSTALLED_TARGETS ${target})
 endfunction()
 
