@@ -19,7 +19,7 @@ func.func @bias_gelu(%x: tensor<?x?xf32>, %bias: tensor<?xf32>) -> tensor<?x?xf3
     linalg.yield %s : f32
   } -> tensor<?x?xf32>
   %y = linalg.map ins(%sum : tensor<?x?xf32>) outs(%empty : tensor<?x?xf32>)
-      (%v: f32) {
+      (%v: f32, %out: f32) {
         %half = arith.constant 0.5 : f32
         %one = arith.constant 1.0 : f32
         %k = arith.constant 0.7978845608 : f32
