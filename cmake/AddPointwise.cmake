@@ -75,22 +75,6 @@ function(pointwise_install_target target)
   set_property(GLOBAL APPEND PROPERTY POINTWISE_INSTALLED_TARGETS ${target})
 endfunction()
 
-# pointwise_link_mlir_c_api(target)
-# Gives the users of `target` MLIR's own C API (mlirContextCreate, ...),
-# which the shared libMLIR does not export: Debian's libMLIRCAPI*.a, linked
-# by path in one group beside the shared libMLIR. Their CMake targets would
-# also link MLIR's static archives, a second copy of MLIR whose TypeIDs
-# disagree with libMLIR.so's. The paths are generator expressions on MLIR's
-# imported targets, so an installed package resolves them against the MLIR
-# that its user's find_package finds.
-function(pointwise_link_mlir_c_api target)
-  get_property(capi_libraries GLOBAL PROPERTY MLIR_UPSTREAM_CAPI_LIBS)
-  list(TRANSFORM capi_libraries REPLACE "(.+)" "$<TARGET_FILE:\\1>")
-  list(JOIN capi_libraries "," archives)
-  target_link_libraries(${target} INTERFACE
-    "$<LINK_GROUP:RESCAN,${archives}>" MLIR LLVM)
-endfunction()
-
 # pointwise_link_mlir_static(target)
 # Links MLIR and LLVM into `target` statically instead, for machines without
 # them (the GPU machine of test/gpu-bundle/gpu-bundle.sh, Python wheels): needs
