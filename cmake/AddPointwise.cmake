@@ -30,9 +30,9 @@ endfunction()
 # find it as Pointwise::<name>; `name` defaults to the target's without its
 # Pointwise prefix (PointwiseRuntime is Pointwise::Runtime). Include
 # directories the target gives its users name the source or build tree: the
-# installed target names the prefix's include/ instead. Installed binaries
-# find the project's shared libraries next to them (lib/) or in ../lib, and
-# MLIR's where the build found them.
+# installed target names the prefix's include/ instead. Installed libraries
+# find the project's shared libraries next to them and executables in
+# ../lib; both find MLIR's where the build found them.
 function(pointwise_install_target target)
   cmake_parse_arguments(ARG "" "EXPORT_NAME" "" ${ARGN})
   if(NOT ARG_EXPORT_NAME)
