@@ -1,8 +1,9 @@
 // f16 and bf16 maps compute in f32 and round when they store (opmath), so
 // an intermediate f16 tensor rounds each element once. pw-fuse-maps keeps
 // that rounding: the producer's body is computed in f32 explicitly and
-// rounded to its element type by arith.truncf before the consumer reads it.
-// Canonicalization keeps the rounding.
+// rounded to its element type before the consumer reads it, as -truncf(-v),
+// which canonicalization keeps (it folds a plain truncf of a sitofp or
+// uitofp into a narrower conversion, which the body would not round).
 // RUN: pw-opt %s --split-input-file --pw-fuse-maps | FileCheck %s
 // RUN: pw-opt %s --split-input-file --pw-fuse-maps --canonicalize | FileCheck %s
 
@@ -13,7 +14,9 @@
 // CHECK-DAG:   %[[XE:.*]] = arith.extf %[[X]] : f16 to f32
 // CHECK-DAG:   %[[YE:.*]] = arith.extf %[[Y]] : f16 to f32
 // CHECK:       %[[S:.*]] = arith.addf %[[XE]], %[[YE]] : f32
-// CHECK-NEXT:  %[[R:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK-NEXT:  %[[NS:.*]] = arith.negf %[[S]] : f32
+// CHECK-NEXT:  %[[NR:.*]] = arith.truncf %[[NS]] : f32 to f16
+// CHECK-NEXT:  %[[R:.*]] = arith.negf %[[NR]] : f16
 // CHECK-NEXT:  %[[M:.*]] = arith.mulf %[[R]], %[[Z]] : f16
 // CHECK-NEXT:  pointwise.yield %[[M]] : f16
 func.func @f16_chain(%a: tensor<8xf16>, %b: tensor<8xf16>, %c: tensor<8xf16>) -> tensor<8xf16> {
@@ -41,7 +44,9 @@ func.func @f16_chain(%a: tensor<8xf16>, %b: tensor<8xf16>, %c: tensor<8xf16>) ->
 // CHECK-NEXT: ^bb0(%[[X:.*]]: bf16):
 // CHECK-NEXT:   %[[XE:.*]] = arith.extf %[[X]] : bf16 to f32
 // CHECK-NEXT:   %[[E:.*]] = math.exp %[[XE]] : f32
-// CHECK-NEXT:   %[[R:.*]] = arith.truncf %[[E]] : f32 to bf16
+// CHECK-NEXT:   %[[NE:.*]] = arith.negf %[[E]] : f32
+// CHECK-NEXT:   %[[NR:.*]] = arith.truncf %[[NE]] : f32 to bf16
+// CHECK-NEXT:   %[[R:.*]] = arith.negf %[[NR]] : bf16
 // CHECK-NEXT:   %[[W:.*]] = arith.extf %[[R]] : bf16 to f64
 // CHECK-NEXT:   pointwise.yield %[[W]] : f64
 func.func @bf16_widened(%a: tensor<8xbf16>) -> tensor<8xf64> {
@@ -58,4 +63,33 @@ func.func @bf16_widened(%a: tensor<8xbf16>) -> tensor<8xf64> {
     pointwise.yield %0 : f64
   } -> tensor<8xf64>
   return %q : tensor<8xf64>
+}
+
+// -----
+
+// An integer converted to bf16 by the producer: the rounding stays after
+// canonicalization.
+// CHECK-LABEL: func @converted_integer
+// CHECK-SAME: (%[[I:.*]]: tensor<8xi32>)
+// CHECK: pointwise.map ins(%[[I]] : tensor<8xi32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: i32):
+// CHECK-NEXT:   %[[F:.*]] = arith.uitofp %[[X]] : i32 to f32
+// CHECK-NEXT:   %[[N:.*]] = arith.negf %[[F]] : f32
+// CHECK-NEXT:   %[[T:.*]] = arith.truncf %[[N]] : f32 to bf16
+// CHECK-NEXT:   %[[R:.*]] = arith.negf %[[T]] : bf16
+// CHECK-NEXT:   %[[S:.*]] = arith.addf %[[R]], %[[R]] : bf16
+// CHECK-NEXT:   pointwise.yield %[[S]] : bf16
+func.func @converted_integer(%i: tensor<8xi32>) -> tensor<8xbf16> {
+  %e = tensor.empty() : tensor<8xbf16>
+  %p = pointwise.map ins(%i : tensor<8xi32>) outs(%e : tensor<8xbf16>) {
+  ^bb0(%x: i32):
+    %0 = arith.uitofp %x : i32 to bf16
+    pointwise.yield %0 : bf16
+  } -> tensor<8xbf16>
+  %q = pointwise.map ins(%p : tensor<8xbf16>) outs(%e : tensor<8xbf16>) {
+  ^bb0(%x: bf16):
+    %0 = arith.addf %x, %x : bf16
+    pointwise.yield %0 : bf16
+  } -> tensor<8xbf16>
+  return %q : tensor<8xbf16>
 }

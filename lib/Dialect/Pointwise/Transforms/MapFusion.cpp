@@ -302,6 +302,35 @@ void simplifyBody(RewriterBase &rewriter, MapOp map) {
       rewriter.eraseOp(&op);
 }
 
+/// Makes the roundings that stand for the producer's stores (the `truncf`s
+/// to f16/bf16 that end its opmath clone) survive canonicalization: arith
+/// folds `truncf(sitofp x)` into a narrower `sitofp x`, which a body computes
+/// in f32 without rounding (opmath), and an explicit rounding mode would
+/// lower to a constrained intrinsic. Each becomes `-truncf(-v)`, the same
+/// bits, since rounding to nearest even is symmetric. Returns the values the
+/// consumer reads.
+SmallVector<Value> protectRoundings(RewriterBase &rewriter,
+                                    ArrayRef<Value> stored) {
+  SmallVector<Value> protectedValues;
+  for (Value value : stored) {
+    auto truncation = value.getDefiningOp<arith::TruncFOp>();
+    if (!truncation) {
+      protectedValues.push_back(value);
+      continue;
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(truncation);
+    Value negated = arith::NegFOp::create(rewriter, truncation.getLoc(),
+                                          truncation.getIn());
+    rewriter.modifyOpInPlace(
+        truncation, [&] { truncation.getInMutable().assign(negated); });
+    rewriter.setInsertionPointAfter(truncation);
+    protectedValues.push_back(
+        arith::NegFOp::create(rewriter, truncation.getLoc(), truncation));
+  }
+  return protectedValues;
+}
+
 /// Replaces `consumer` by a map that computes `producer` itself: its inputs
 /// are the consumer's inputs other than the producer's results, then the
 /// producer's inputs; its body computes the producer's values (in opmath,
@@ -338,6 +367,7 @@ MapOp fuseInto(RewriterBase &rewriter, MapOp producer, MapOp consumer,
       });
   SmallVector<Value> produced =
       cloneBodyInOpMath(rewriter, producer.getLoc(), producer, producerInputs);
+  produced = protectRoundings(rewriter, produced);
 
   IRMapping mapping;
   for (auto [input, argument] : llvm::zip_equal(

@@ -171,9 +171,13 @@ def FuseMapsPass : Pass<"pw-fuse-maps"> {
     The value passing from producer to consumer is the value the producer
     would have stored: the producer's body is cloned with its f16/bf16
     arithmetic made explicit in f32, as the lowerings compute it (opmath),
-    and rounded by `arith.truncf` to the result's element type, so the fused
-    map rounds where the intermediate tensor would have been stored and the
-    results are bit for bit those of the unfused program.
+    and rounded to the result's element type, so the fused map rounds where
+    the intermediate tensor would have been stored and the results are bit
+    for bit those of the unfused program. The rounding is written
+    `-truncf(-v)` (the same bits: rounding to nearest even is symmetric),
+    which `--canonicalize` keeps; it folds a plain `arith.truncf` of an
+    `arith.sitofp` or `arith.uitofp` into a narrower conversion, which a
+    body computes in f32 without rounding.
 
     Where the consumer reads the producer's result at the consumer's full
     shape, fusing only saves memory traffic. Where it reads the result
