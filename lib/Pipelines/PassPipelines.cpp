@@ -11,6 +11,7 @@
 #include "Pointwise/Pipelines/Pipelines.h"
 
 #include "Pointwise/Conversion/Passes.h"
+#include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -56,6 +57,44 @@ struct RejectOptionsPass
 
   std::string message;
 };
+
+/// Rejects maps that the pipeline named `pipeline` cannot lower where they
+/// stand: it lowers maps in functions and inside scf and affine control
+/// flow, whose regions may become several blocks; an op of another dialect
+/// around a map (async.execute, whose region must stay one block) would be
+/// left holding invalid IR.
+struct CheckMapPlacementPass
+    : public PassWrapper<CheckMapPlacementPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckMapPlacementPass)
+
+  explicit CheckMapPlacementPass(llvm::StringRef pipeline)
+      : pipeline(pipeline.str()) {}
+  llvm::StringRef getName() const override { return "CheckMapPlacementPass"; }
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](pointwise::MapOp map) {
+      for (Operation *parent = map->getParentOp();
+           parent && !isa<FunctionOpInterface, ModuleOp>(parent);
+           parent = parent->getParentOp()) {
+        llvm::StringRef dialect = parent->getDialect()
+                                      ? parent->getDialect()->getNamespace()
+                                      : llvm::StringRef();
+        if (dialect == "scf" || dialect == "affine")
+          continue;
+        map.emitOpError()
+            << "inside '" << parent->getName() << "': " << pipeline
+            << " lowers maps in functions and inside scf and affine control "
+               "flow only; lower '"
+            << parent->getName() << "' first";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+  std::string pipeline;
+};
 } // namespace
 
 /// The name of the first of `options` that was given a value, in the
@@ -98,6 +137,7 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
     return;
   }
+  pm.addPass(std::make_unique<CheckMapPlacementPass>("pw-cpu-pipeline"));
   // Tensor-level modules become memref-level ones; others are untouched.
   pm.addPass(createBufferizePass());
   // Before any rewrite of a map, whose checks are written against its
@@ -127,6 +167,9 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   // Upstream's standard CPU lowering; f16/bf16 math goes through f32 since
   // libm has no half-precision entry points.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
+  // Affine loops first: once scf is cf, an affine.for around a map's loops
+  // would hold several blocks, which it cannot.
+  pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -277,6 +320,7 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
     pm.addPass(std::make_unique<RejectOptionsPass>(std::move(problem)));
     return;
   }
+  pm.addPass(std::make_unique<CheckMapPlacementPass>("pw-gpu-pipeline"));
   // Tensor-level modules become memref-level ones, on the caller's buffers
   // only: the pipeline allocates no GPU memory for temporaries.
   pm.addPass(createBufferizePass(BufferizePassOptions{/*deallocate=*/false}));
@@ -316,6 +360,9 @@ void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
   // with ld.global.nc), and the CUDA toolkit is found even when no
   // environment variable names it, so libdevice is linked for math.
   pm.addPass(createConvertVectorToSCFPass());
+  // The host functions' affine loops first (see the CPU pipeline); the
+  // kernels keep their order of lowerings.
+  pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

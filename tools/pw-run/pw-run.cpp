@@ -191,12 +191,14 @@ FailureOr<func::FuncOp> findEntry(ModuleOp module) {
                                   "--entry");
 }
 
-/// The indices of the entry's arguments that a pointwise.map writes.
+/// The indices of the entry's memref arguments that a pointwise.map writes
+/// (a tensor map's destinations are values, whatever buffer it reuses).
 llvm::SmallDenseSet<unsigned> findOutputArguments(func::FuncOp entry) {
   llvm::SmallDenseSet<unsigned> outputs;
   entry.walk([&](MapOp map) {
     for (Value output : map.getOutputs())
-      if (auto argument = dyn_cast<BlockArgument>(output))
+      if (auto argument = dyn_cast<BlockArgument>(output);
+          argument && isa<MemRefType>(output.getType()))
         if (argument.getOwner() == &entry.getBody().front())
           outputs.insert(argument.getArgNumber());
   });

@@ -9,6 +9,72 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertLinalgToPointwisePass : Pass<"pw-convert-linalg-to-pointwise"> {
+  let summary = "Converts elementwise linalg ops to pointwise.map";
+  let description = [{
+    Rewrites every elementwise structured op into a `pointwise.map`, on
+    tensors (the tensor form, destination-passing) and on memrefs:
+    `linalg.generic`, `linalg.map`, `linalg.elementwise`, `linalg.transpose`,
+    `linalg.broadcast`, `linalg.copy` and `linalg.fill`. An op converts when
+
+    - all its loops are parallel;
+    - every indexing map is a projected permutation (an input may omit
+      loops: it broadcasts along them), and all outputs share one
+      permutation of the loops;
+    - its body does not use `linalg.index`, and the resulting map verifies:
+      side-effect-free scalar code over types the dialect takes (element
+      types i1, i8, i16, i32, i64, f16, bf16, f32, f64). A body with
+      `tensor.extract`, a reduction, an `f8` or `complex` element type
+      leaves the op as it is.
+
+    The map's iteration space is the outputs' shape. Each input becomes a
+    view whose dims line up with it, so no data moves:
+
+    - an input that omits loops gets unit dims where they are missing
+      (`memref.expand_shape`/`tensor.expand_shape`, reshapes that
+      bufferize to views); missing leading dims need none, as the map
+      broadcasts them;
+    - a memref input whose dims are in another order than the iteration
+      space is transposed with `memref.transpose`, a strided view. Tensors
+      have no transposing view: a tensor op with a transposed input is left
+      as it is (bufferize first, then convert the memref form).
+
+    A body that reads an output's block argument gets that output as an
+    extra input (the same buffer, or the destination tensor). Scalar
+    operands (including `linalg.fill`'s value) become scalar inputs.
+
+    ```mlir
+    %r = linalg.generic {
+        indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                         affine_map<(d0, d1) -> (d0)>,
+                         affine_map<(d0, d1) -> (d0, d1)>],
+        iterator_types = ["parallel", "parallel"]}
+        ins(%a, %col : tensor<4x8xf32>, tensor<4xf32>)
+        outs(%init : tensor<4x8xf32>) {
+    ^bb0(%x: f32, %y: f32, %out: f32):
+      %0 = arith.addf %x, %y : f32
+      linalg.yield %0 : f32
+    } -> tensor<4x8xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %c = tensor.expand_shape %col [[0, 1]] output_shape [4, 1]
+        : tensor<4xf32> into tensor<4x1xf32>
+    %r = pointwise.map ins(%a, %c : tensor<4x8xf32>, tensor<4x1xf32>)
+                       outs(%init : tensor<4x8xf32>) {
+    ^bb0(%x: f32, %y: f32):
+      %0 = arith.addf %x, %y : f32
+      pointwise.yield %0 : f32
+    } -> tensor<4x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::pointwise::PointwiseDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def LowerToLoopsPass : Pass<"pw-lower-to-loops"> {
   let summary = "Lowers pointwise.map to scf.for loops with memref loads and "
                 "stores";

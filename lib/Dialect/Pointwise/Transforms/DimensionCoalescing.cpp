@@ -79,8 +79,14 @@ struct CoalesceDimsPass
     SmallVector<OpOperand *> operands = map.getMemRefOperandsOutputsFirst();
     std::vector<layout::StridedLayout> layouts;
     for (OpOperand *operand : operands) {
-      std::optional<layout::StridedLayout> staticLayout =
-          getStaticLayout(cast<MemRefType>(operand->get().getType()));
+      auto type = cast<MemRefType>(operand->get().getType());
+      // A negative static offset (legal in a type, pointing before the
+      // aligned pointer) has no memref.reinterpret_cast that keeps it: the
+      // map stays as it is.
+      if (int64_t offset = type.getStridesAndOffset().second;
+          !ShapedType::isDynamic(offset) && offset < 0)
+        return success();
+      std::optional<layout::StridedLayout> staticLayout = getStaticLayout(type);
       if (!staticLayout)
         return success(); // Dynamic: coalesced at run time.
       layouts.push_back(std::move(*staticLayout));

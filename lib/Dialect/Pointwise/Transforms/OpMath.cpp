@@ -48,6 +48,79 @@ bool isRangeDependentClassTest(Operation &op) {
 
 /// Tracks, for every body value, its value in the kernel: in f32 where the
 /// body has f16/bf16.
+/// The float-to-integer conversions of a map body saturate, as LLVM's
+/// fptosi.sat/fptoui.sat and NVPTX's cvt do: NaN gives 0, a value below the
+/// integer type's range its minimum, a value above it its maximum. Plain
+/// arith.fptosi/fptoui are poison there, which the CPU and the GPU would
+/// resolve differently. Returns the saturated result of `conversion` (just
+/// cloned, its result not used yet), or `conversion`'s result for other ops;
+/// selects do not propagate the poison of the arm they do not choose.
+Value saturateFloatToInt(OpBuilder &builder, Operation *conversion) {
+  bool isSigned = isa<arith::FPToSIOp>(conversion);
+  if (conversion->getNumResults() != 1)
+    return {};
+  Value converted = conversion->getResult(0);
+  if (!isSigned && !isa<arith::FPToUIOp>(conversion))
+    return converted;
+  Value input = conversion->getOperand(0);
+  auto floatType = dyn_cast<FloatType>(input.getType());
+  auto intType = dyn_cast<IntegerType>(converted.getType());
+  if (!floatType || !intType)
+    return converted;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointAfter(conversion);
+  Location loc = conversion->getLoc();
+  unsigned width = intType.getWidth();
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  auto floatConstant = [&](const llvm::APFloat &value) {
+    return arith::ConstantOp::create(builder, loc, floatType,
+                                     builder.getFloatAttr(floatType, value));
+  };
+  auto intConstant = [&](const llvm::APInt &value) {
+    return arith::ConstantOp::create(builder, loc, intType,
+                                     builder.getIntegerAttr(intType, value));
+  };
+  auto compare = [&](arith::CmpFPredicate predicate, Value bound) {
+    return arith::CmpFOp::create(builder, loc, predicate, input, bound);
+  };
+  // Above: x >= 2^(w-1) (signed) or 2^w (unsigned), a power of two that
+  // either format holds exactly or rounds to +inf (then only +inf is above).
+  llvm::APFloat upper(semantics);
+  llvm::APInt upperInt =
+      llvm::APInt::getOneBitSet(width + 1, isSigned ? width - 1 : width);
+  upper.convertFromAPInt(upperInt, /*IsSigned=*/false,
+                         llvm::APFloat::rmNearestTiesToEven);
+  Value above = compare(arith::CmpFPredicate::OGE, floatConstant(upper));
+  // Below: x < -2^(w-1) (signed; -inf where the format cannot hold it) or
+  // x <= -1 (unsigned: (-1, 0) truncates to 0).
+  Value below;
+  if (isSigned) {
+    llvm::APFloat lower(semantics);
+    lower.convertFromAPInt(llvm::APInt::getSignedMinValue(width),
+                           /*IsSigned=*/true,
+                           llvm::APFloat::rmNearestTiesToEven);
+    below = compare(lower.isInfinity() ? arith::CmpFPredicate::OLE
+                                       : arith::CmpFPredicate::OLT,
+                    floatConstant(lower));
+  } else {
+    below = compare(arith::CmpFPredicate::OLE,
+                    floatConstant(llvm::APFloat(semantics, "-1")));
+  }
+  Value isNan = compare(arith::CmpFPredicate::UNO, input);
+  Value result = arith::SelectOp::create(
+      builder, loc, above,
+      intConstant(isSigned ? llvm::APInt::getSignedMaxValue(width)
+                           : llvm::APInt::getMaxValue(width)),
+      converted);
+  result = arith::SelectOp::create(
+      builder, loc, below,
+      intConstant(isSigned ? llvm::APInt::getSignedMinValue(width)
+                           : llvm::APInt::getZero(width)),
+      result);
+  return arith::SelectOp::create(
+      builder, loc, isNan, intConstant(llvm::APInt::getZero(width)), result);
+}
+
 class OpMathCloner {
 public:
   OpMathCloner(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
@@ -140,6 +213,11 @@ private:
     for (auto [region, copyRegion] :
          llvm::zip(op.getRegions(), copy->getRegions()))
       cloneRegion(region, copyRegion);
+    if (Value saturated = saturateFloatToInt(builder, copy);
+        saturated && saturated != copy->getResult(0)) {
+      values.map(op.getResult(0), saturated);
+      return;
+    }
     for (auto [old, result] : llvm::zip(op.getResults(), copy->getResults()))
       values.map(old, result);
   }
@@ -181,6 +259,11 @@ private:
     for (Value value : captured)
       storage.map(value, getInStorageType(value));
     Operation *copy = builder.clone(op, storage);
+    if (Value saturated = saturateFloatToInt(builder, copy);
+        saturated && saturated != copy->getResult(0)) {
+      values.map(op.getResult(0), saturated);
+      return;
+    }
     for (auto [old, result] : llvm::zip(op.getResults(), copy->getResults()))
       values.map(old, isHalf(result.getType()) ? widen(result) : result);
   }

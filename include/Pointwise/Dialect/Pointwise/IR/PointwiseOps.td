@@ -104,6 +104,12 @@ def Pointwise_MapOp : Pointwise_Op<"map", [
       ...) are rejected: LLVM lowers them to constrained intrinsics, which
       assume the mode rather than set it, so the CPU and NVPTX code would
       round to nearest even anyway.
+    - Conversions from floating point to integers (`arith.fptosi`,
+      `arith.fptoui`) saturate, on every lowering: NaN gives 0, a value below
+      the integer type's range gives its minimum, a value above it its
+      maximum (as LLVM's `fptosi.sat` and NVPTX's `cvt` do; plain LLVM
+      `fptosi` would give poison, which the CPU and the GPU resolve
+      differently). An f32 of 1e30 converts to the i64 9223372036854775807.
     - The GPU lowering rejects conversions between floating point and
       integers wider than 64 bits (`arith.fptosi`, `arith.fptoui`,
       `arith.sitofp`, `arith.uitofp`), which NVPTX cannot compile; the CPU
