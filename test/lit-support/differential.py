@@ -399,6 +399,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "optimized against reference lowering; tensor: "
                              "programs of tensor maps, pw-fuse-maps against "
                              "the unfused program (differential_tensor.py)")
+    parser.add_argument("--tensor-form", choices=["all", "maps", "linalg"],
+                        default="all",
+                        help="with --mode tensor: write the programs in "
+                             "pointwise.map, in linalg.generic (converted by "
+                             "pw-convert-linalg-to-pointwise), or all "
+                             "(default): each in turn")
     differential_gpu.add_arguments(parser)
     args = parser.parse_args(argv)
 

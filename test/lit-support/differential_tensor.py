@@ -87,6 +87,9 @@ class TensorCase:
     size_sources: list[dict[int, Optional[tuple[int, int]]]] = field(
         default_factory=list)
     returns: list[int] = field(default_factory=list)
+    # "maps": the program is written in pointwise.map; "linalg": in
+    # linalg.generic, which pw-convert-linalg-to-pointwise turns into maps.
+    form: str = "maps"
 
     @property
     def origin(self) -> str:
@@ -145,14 +148,17 @@ def case_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"pointwise-differential-tensor:{seed}:{index}")
 
 
-def generate_tensor_case(seed: int, index: int,
-                         known_issues: bool = False) -> TensorCase:
+FORMS = ("maps", "linalg")
+
+
+def generate_tensor_case(seed: int, index: int, known_issues: bool = False,
+                         form: str = "maps") -> TensorCase:
     """Case `index` of run `seed`, valid by construction (a draw that
     breaks a rule is drawn again); with `known_issues`, also the patterns of
     KNOWN_ISSUES (and then other cases for the same seed)."""
     rng = case_rng(seed, index)
     for _ in range(100):
-        tc = draw_tensor_case(rng)
+        tc = draw_tensor_case(rng, form)
         tc.case.origin = f"tensor seed {seed} case {index}"
         problems = check_tensor_case(tc)
         if not known_issues and mixes_bf16_and_f16(tc):
@@ -189,11 +195,15 @@ def _product(values: list[int]) -> int:
 
 
 class ProgramBuilder:
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, form: str):
         self.rng = rng
         self.case = Case(sizes=draw_universe(rng), args=[], maps=[],
                          seed=rng.randrange(1 << 31))
-        self.tc = TensorCase(self.case, params=[])
+        self.tc = TensorCase(self.case, params=[], form=form)
+        # linalg broadcasts by leaving loops out of an input's indexing map,
+        # never through a dim of size 1: no size-1 dims where others are
+        # bigger.
+        self.size_one_dims = form == "maps"
         self.favorite = rng.choice(ELEMENT_TYPES)
         self.dynamic_bias = rng.random()
 
@@ -240,7 +250,7 @@ class ProgramBuilder:
         if rank and self.rng.random() < 0.25:
             rank = self.rng.randint(0, rank)
         ones = [False] * rank
-        if rank and self.rng.random() < 0.25:
+        if rank and self.size_one_dims and self.rng.random() < 0.25:
             ones = [self.rng.random() < 0.4 for _ in range(rank)]
         return rank, ones
 
@@ -263,7 +273,7 @@ class ProgramBuilder:
             else:
                 arg_rank = rank if rng.random() < 0.6 else rng.randint(0,
                                                                         rank)
-                arg_ones = [o or rng.random() < 0.2
+                arg_ones = [o or (self.size_one_dims and rng.random() < 0.2)
                             for o in ones[rank - arg_rank:]]
                 m.inputs.append(self.new_argument(
                     draw_element_type(rng, self.favorite), arg_rank, arg_ones,
@@ -357,8 +367,8 @@ class ProgramBuilder:
         return self.tc
 
 
-def draw_tensor_case(rng: random.Random) -> TensorCase:
-    builder = ProgramBuilder(rng)
+def draw_tensor_case(rng: random.Random, form: str = "maps") -> TensorCase:
+    builder = ProgramBuilder(rng, form)
     for _ in range(rng.choices(range(1, 9), [4, 14, 18, 18, 16, 12, 10, 8])[0]):
         builder.draw_map()
     return builder.finish()
@@ -463,8 +473,9 @@ def render_tensor_module(tc: TensorCase) -> str:
             lines.append(f"  {name} = tensor.empty({', '.join(operands)}) : "
                          f"{value_type(case, value)}")
             destinations.append(name)
-        lines.extend("  " + line
-                     for line in render_tensor_map(tc, m, destinations))
+        render = render_tensor_map if tc.form == "maps" else \
+            render_linalg_generic
+        lines.extend("  " + line for line in render(tc, m, destinations))
     returned = ", ".join(ssa_name(tc, i) for i in tc.returns)
     lines.append(f"  return {returned} : {results}")
     lines.append("}")
@@ -497,6 +508,51 @@ def render_tensor_map(tc: TensorCase, m: Map,
     return lines
 
 
+def render_linalg_generic(tc: TensorCase, m: Map,
+                          destinations: list[str]) -> list[str]:
+    """The map as the linalg.generic it comes from: inputs of lower rank
+    leave the leading loops out of their indexing maps, scalars have
+    `-> ()`."""
+    case = tc.case
+    loops = [f"d{i}" for i in range(m.rank)]
+    domain = f"({', '.join(loops)})"
+
+    def indexing_map(index: int) -> str:
+        arg = case.args[index]
+        dims = loops[m.rank - arg.rank:] if isinstance(arg, MemRefArg) \
+            else []
+        return f"affine_map<{domain} -> ({', '.join(dims)})>"
+
+    maps = [indexing_map(i) for i in m.inputs + m.outputs]
+    iterators = ", ".join(['"parallel"'] * m.rank)
+    result_types = ", ".join(value_type(case, i) for i in m.outputs)
+    results = f"%t{m.outputs[0]}" if len(m.outputs) == 1 else \
+        f"%r{m.outputs[0]}:{len(m.outputs)}"
+    head = (f"{results} = linalg.generic {{indexing_maps = "
+            f"[{', '.join(maps)}], iterator_types = [{iterators}]}}")
+    if m.inputs:
+        names = ", ".join(ssa_name(tc, i) for i in m.inputs)
+        types = ", ".join(value_type(case, i) for i in m.inputs)
+        head += f" ins({names} : {types})"
+    head += f" outs({', '.join(destinations)} : {result_types}) {{"
+    types = {name: (case.args[i].elem if is_tensor(case, i)
+                    else case.args[i].type)
+             for name, i in zip(m.input_names(), m.inputs)}
+    block = [f"%{name}: {types[name]}" for name in m.input_names()]
+    block += [f"%out{position}: {case.args[i].elem}"
+              for position, i in enumerate(m.outputs)]
+    lines = [head, f"^bb0({', '.join(block)}):"]
+    for op in m.ops:
+        lines.append("  " + render_op(op, types))
+        types[op.result] = op.type
+    yielded = ", ".join(f"%{v}" for v in m.yields)
+    yield_types = ", ".join(case.args[i].elem for i in m.outputs)
+    lines.append(f"  linalg.yield {yielded} : {yield_types}")
+    lines.append(f"}} -> ({result_types})" if len(m.outputs) > 1
+                 else f"}} -> {result_types}")
+    return lines
+
+
 def arg_specs(tc: TensorCase) -> list[str]:
     return [arg_spec(tc.case, tc.case.args[i]) for i in tc.params]
 
@@ -508,8 +564,9 @@ def arg_specs(tc: TensorCase) -> list[str]:
 
 def tensor_features(tc: TensorCase) -> set[str]:
     case = tc.case
-    features = {f"maps={min(len(case.maps), 6)}{'+' if len(case.maps) > 6 else ''}",
-                f"rank={len(case.sizes)}"}
+    features = {f"maps={min(len(case.maps), 6)}"
+                f"{'+' if len(case.maps) > 6 else ''}",
+                f"rank={len(case.sizes)}", f"form={tc.form}"}
     depth: dict[int, int] = {}
     for map_index, m in enumerate(case.maps):
         shape = case.args[m.outputs[0]]
@@ -569,13 +626,19 @@ def lit_test_text(tc: TensorCase, headline: str) -> str:
     """The case as a lit test that runs it unfused and fused and compares
     the dumped results byte for byte."""
     args = " ".join(f"--arg {shlex.quote(spec)}" for spec in arg_specs(tc))
-    run = f"pw-run %s --entry case {args} --seed {tc.seed}"
-    lines = [f"// {headline}",
-             "// RUN: rm -rf %t && mkdir -p %t",
-             f"// RUN: {run} --dump-outputs=%t/unfused",
-             f"// RUN: pw-opt %s {' '.join(FUSE_PASSES)} -o %t/fused.mlir",
-             f"// RUN: {run.replace('%s', '%t/fused.mlir')} "
-             f"--dump-outputs=%t/fused"]
+    run = f"pw-run MODULE --entry case {args} --seed {tc.seed}"
+    passes = reference_passes(tc)
+    lines = [f"// {headline}", "// RUN: rm -rf %t && mkdir -p %t"]
+    reference = "%s"
+    if passes:
+        reference = "%t/reference.mlir"
+        lines.append(f"// RUN: pw-opt %s {' '.join(passes)} -o {reference}")
+    lines += [f"// RUN: {run.replace('MODULE', reference)} "
+              f"--dump-outputs=%t/unfused",
+              f"// RUN: pw-opt %s {' '.join(passes + FUSE_PASSES)} "
+              f"-o %t/fused.mlir",
+              f"// RUN: {run.replace('MODULE', '%t/fused.mlir')} "
+              f"--dump-outputs=%t/fused"]
     for position in range(len(tc.returns)):
         lines.append(f"// RUN: cmp %t/unfused/result{position}.bin "
                      f"%t/fused/result{position}.bin")
@@ -609,53 +672,86 @@ def count_maps(text: str) -> int:
     return len(re.findall(r"\bpointwise\.map\b", text))
 
 
-def fuse_all(tools, paths: dict[int, str],
-             workdir: str) -> dict[int, object]:
-    """Runs pw-opt's fusion over every case: one process for all (split
-    input), then one per case if that fails, to name the culprits. Writes
-    each fused module next to its case; returns the outcome per case."""
-    bundle = os.path.join(workdir, "bundle.mlir")
+CONVERT = "--pw-convert-linalg-to-pointwise"
+
+
+def reference_passes(tc: TensorCase) -> list[str]:
+    """The pw-opt passes that make the unfused program (none: the case as
+    written) and, followed by FUSE_PASSES, the fused one."""
+    return [CONVERT] if tc.form == "linalg" else []
+
+
+def derived_path(path: str, kind: str) -> str:
+    return path[:-len(".mlir")] + f".{kind}.mlir"
+
+
+def reference_path(tc: TensorCase, path: str) -> str:
+    return derived_path(path, "reference") if reference_passes(tc) else path
+
+
+def transform_all(tools, paths: dict[int, str], passes: list[str],
+                  kind: str) -> dict[int, Outcome]:
+    """Runs pw-opt with `passes` over every case and writes each result to
+    its derived path: one process for all (split input), then one per case
+    if that fails, to name the culprits."""
+    if not paths:
+        return {}
     order = sorted(paths)
-    Path(bundle).write_text("".join(Path(paths[i]).read_text() + "\n// -----\n"
-                                    for i in order))
+    bundle = derived_path(paths[order[0]], f"{kind}-bundle")
+    Path(bundle).write_text("\n// -----\n".join(Path(paths[i]).read_text()
+                                               for i in order))
     returncode, stdout, _ = differential.run(
-        [tools.pw_opt, bundle, "--split-input-file", *FUSE_PASSES],
+        [tools.pw_opt, bundle, "--split-input-file", *passes],
         tools.timeout * 4)
-    outcomes: dict[int, object] = {}
-    if returncode == 0:
-        modules = stdout.split("// -----")
-        modules = [m for m in modules if m.strip()]
-        if len(modules) == len(order):
-            for index, text in zip(order, modules):
-                Path(fused_path(paths[index])).write_text(text)
-                outcomes[index] = Outcome(PASS)
-            return outcomes
-    for index in order:
-        outcomes[index] = fuse_one(tools, paths[index])
-    return outcomes
+    modules = [m for m in stdout.split("// -----") if m.strip()]
+    if returncode == 0 and len(modules) == len(order):
+        for index, text in zip(order, modules):
+            Path(derived_path(paths[index], kind)).write_text(text)
+        return {index: Outcome(PASS) for index in order}
+    return {index: transform_one(tools, paths[index], passes, kind)
+            for index in order}
 
 
-def fused_path(path: str) -> str:
-    return path[:-len(".mlir")] + ".fused.mlir"
-
-
-def fuse_one(tools, path: str):
+def transform_one(tools, path: str, passes: list[str], kind: str) -> Outcome:
     returncode, _, stderr = differential.run(
         [tools.pw_opt, path, "-o", os.devnull], tools.timeout)
     verified = differential.classify_pw_opt(returncode, stderr)
     if verified.kind != PASS:
         return verified
     returncode, _, stderr = differential.run(
-        [tools.pw_opt, path, *FUSE_PASSES, "-o", fused_path(path)],
+        [tools.pw_opt, path, *passes, "-o", derived_path(path, kind)],
         tools.timeout)
     if returncode == 0:
         return Outcome(PASS)
+    what = f"pw-opt {' '.join(passes)}"
     if returncode < 0 or returncode > 1:
-        return Outcome(
-            CRASH, f"pw-opt --pw-fuse-maps died (code "
-                                f"{returncode})\n{stderr}")
-    return Outcome(ERROR,
-                                "pw-opt --pw-fuse-maps failed\n" + stderr)
+        return Outcome(CRASH, f"{what} died (code {returncode})\n{stderr}")
+    return Outcome(ERROR, f"{what} failed\n{stderr}")
+
+
+def prepare_all(tools, cases: dict[int, TensorCase],
+                paths: dict[int, str]) -> dict[int, Outcome]:
+    """Makes every case's reference and fused modules; the outcome per case
+    is PASS when both exist and the reference holds no linalg op left
+    unconverted."""
+    outcomes: dict[int, Outcome] = {}
+    for form in FORMS:
+        group = {i: paths[i] for i in paths if cases[i].form == form}
+        if not group:
+            continue
+        passes = reference_passes(cases[next(iter(group))])
+        fused = transform_all(tools, group, passes + FUSE_PASSES, "fused")
+        reference = transform_all(tools, group, passes, "reference") \
+            if passes else {i: Outcome(PASS) for i in group}
+        for index in group:
+            outcome = reference[index]
+            if outcome.kind == PASS:
+                outcome = fused[index]
+            if outcome.kind == PASS and passes and "linalg." in Path(
+                    reference_path(cases[index], group[index])).read_text():
+                outcome = Outcome(ERROR, f"{CONVERT} left linalg ops")
+            outcomes[index] = outcome
+    return outcomes
 
 
 def run_and_dump(tools, path: str, tc: TensorCase,
@@ -714,26 +810,33 @@ def execute(tools, tc: TensorCase, path: str):
     fused = path[:-len(".mlir")] + ".fused.out"
     for directory in (unfused, fused):
         os.makedirs(directory, exist_ok=True)
-    outcome = run_and_dump(tools, path, tc, unfused)
+    outcome = run_and_dump(tools, reference_path(tc, path), tc, unfused)
     if outcome.kind != PASS:
         outcome.detail = "unfused module: " + outcome.detail
         return outcome
-    outcome = run_and_dump(tools, fused_path(path), tc, fused)
+    outcome = run_and_dump(tools, derived_path(path, "fused"), tc, fused)
     if outcome.kind != PASS:
         outcome.detail = "fused module: " + outcome.detail
         return outcome
     return compare_dumps(tc, unfused, fused)
 
 
+def choose_form(mode: str, index: int) -> str:
+    """The form case `index` is written in: `mode`, or with "all" each form
+    in turn."""
+    return FORMS[index % len(FORMS)] if mode == "all" else mode
+
+
 def run_tensor_cases(tools, seed: int, indices: Sequence[int],
-                     jobs: int, workdir: str,
-                     known_issues: bool) -> list[TensorResult]:
+                     jobs: int, workdir: str, known_issues: bool,
+                     form: str) -> list[TensorResult]:
     results: list[TensorResult] = []
     cases: dict[int, TensorCase] = {}
     paths: dict[int, str] = {}
     for index in indices:
         try:
-            tc = generate_tensor_case(seed, index, known_issues)
+            tc = generate_tensor_case(seed, index, known_issues,
+                                      choose_form(form, index))
         except AssertionError as error:
             results.append(TensorResult(index, None, Outcome(
                 INVALID, str(error)), ""))
@@ -745,14 +848,14 @@ def run_tensor_cases(tools, seed: int, indices: Sequence[int],
     progress = differential.Progress(len(indices))
     for result in results:
         progress.update(result)
-    fused = fuse_all(tools, paths, workdir)
+    prepared = prepare_all(tools, cases, paths)
 
     def one(index: int) -> TensorResult:
         tc, path = cases[index], paths[index]
-        outcome = fused[index]
+        outcome = prepared[index]
         maps = -1
         if outcome.kind == PASS:
-            maps = count_maps(Path(fused_path(path)).read_text())
+            maps = count_maps(Path(derived_path(path, "fused")).read_text())
             outcome = execute(tools, tc, path)
         return TensorResult(index, tc, outcome, path, maps)
 
@@ -820,7 +923,8 @@ def run(tools, args, indices: Sequence[int]) -> int:
             print("avoiding known issues (--known-issues to include): "
                   + ", ".join(KNOWN_ISSUES))
         results = run_tensor_cases(tools, args.seed, indices, args.jobs,
-                                   workdir, args.known_issues)
+                                   workdir, args.known_issues,
+                                   args.tensor_form)
         print_tensor_summary(results, args.seed, args.jobs,
                              time.monotonic() - start)
         failures = [r for r in results
