@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import dataclasses
 import os
 import random
 import re
@@ -42,9 +43,12 @@ from typing import Optional, Sequence
 
 import differential
 from differential import CRASH, ERROR, INVALID, MISMATCH, PASS, TIMEOUT, Outcome
-from differential_case import (ELEMENT_TYPES, Case, Map, MemRefArg,
-                               arg_ranges_before, arg_sizes, arg_spec,
-                               canonical_strides, element_offsets, render_op)
+from differential_case import (BIT_WIDTH, ELEMENT_TYPES, Case, Map,
+                               MemRefArg,
+                               analyze_op, arg_ranges_before, arg_sizes,
+                               arg_spec, block_values, canonical_strides,
+                               element_offsets, initial_ranges, render_op,
+                               union)
 from differential_generate import (BodyBuilder, draw_element_type,
                                    draw_scalar, draw_strides)
 
@@ -59,6 +63,13 @@ KNOWN_ISSUES: dict[str, str] = {
                     "of range: inf, and inf * 0 = NaN); a fused map holds "
                     "both conversions in one function. Cases use bf16 or "
                     "f16, not both.",
+    "minmax-signed-zero": "arith.minimumf(-0.0, +0.0) is +0 on the CPU "
+                          "path (and maximumf(+0.0, -0.0) -0), where "
+                          "compile-time folding gives -0 (+0) as the op "
+                          "defines; a fused map folds what the unfused "
+                          "program computes when its inputs come from "
+                          "constant results. Cases have no minimumf or "
+                          "maximumf of constants only.",
 }
 FUSE_PASSES = ["--pw-fuse-maps", "--canonicalize"]
 HALF_TYPES = ("f16", "bf16")
@@ -161,19 +172,27 @@ def generate_tensor_case(seed: int, index: int, known_issues: bool = False,
         tc = draw_tensor_case(rng, form)
         tc.case.origin = f"tensor seed {seed} case {index}"
         problems = check_tensor_case(tc)
-        if not known_issues and mixes_bf16_and_f16(tc):
-            problems.append("bf16-and-f16")
+        if not known_issues:
+            problems += sorted(known_issue_patterns(tc))
         if not problems:
             return tc
     raise AssertionError(f"generator: tensor seed {seed} case {index}: "
                          f"{problems}")
 
 
-def mixes_bf16_and_f16(tc: TensorCase) -> bool:
+def known_issue_patterns(tc: TensorCase) -> set[str]:
+    """The KNOWN_ISSUES whose patterns the case has."""
+    patterns = set()
     types = {arg.elem if isinstance(arg, MemRefArg) else arg.type
              for arg in tc.case.args}
     types |= {op.type for m in tc.case.maps for op in m.ops}
-    return {"bf16", "f16"} <= types
+    if {"bf16", "f16"} <= types:
+        patterns.add("bf16-and-f16")
+    constant_minmax: list[str] = []
+    constant_results(tc, [], constant_minmax)
+    if constant_minmax:
+        patterns.add("minmax-signed-zero")
+    return patterns
 
 
 def draw_universe(rng: random.Random) -> list[int]:
@@ -295,7 +314,16 @@ class ProgramBuilder:
         self.tc.destinations.append(destinations)
         self.tc.size_sources.append(self.draw_size_sources(rank, ones,
                                                            static))
-        BodyBuilder(rng, case, m, set()).build()
+        builder = BodyBuilder(rng, case, m, set())
+        # A result computed from constants only is a constant once fused:
+        # the body sees it as one, so that it does not build an expression
+        # that folds to inf or NaN at compile time.
+        constant = constant_results(self.tc, [])
+        for name, index in zip(m.input_names(), m.inputs):
+            if index in constant:
+                builder.values[name] = dataclasses.replace(
+                    builder.values[name], constant=True)
+        builder.build()
         case.maps.append(m)
 
     def draw_destination(self, result: MemRefArg,
@@ -379,10 +407,45 @@ def draw_tensor_case(rng: random.Random, form: str = "maps") -> TensorCase:
 # --------------------------------------------------------------------------
 
 
+def constant_results(tc: TensorCase, problems: list[str],
+                     constant_minmax: Optional[list[str]] = None) -> set[int]:
+    """The map results computed from constants only: fused into their
+    consumers, they fold at compile time, and compile-time folders make
+    other NaN bits than the CPU, so expressions over them must not be able
+    to reach inf or NaN (as for constants in the map suite). Appends the
+    expressions that could to `problems`, and the minimumf and maximumf ops
+    over constants only to `constant_minmax` (KNOWN_ISSUES)."""
+    case = tc.case
+    constant: set[int] = set()
+    ranges = initial_ranges(case)
+    for map_index, m in enumerate(case.maps):
+        values = block_values(case, m, ranges)
+        for name, index in zip(m.input_names(), m.inputs):
+            if index in constant:
+                values[name] = dataclasses.replace(values[name],
+                                                   constant=True)
+        for op in m.ops:
+            info, problem = analyze_op(op, values)
+            if problem:
+                problems.append(f"map #{map_index}: {problem}")
+            if constant_minmax is not None and info.constant and \
+                    op.name in ("arith.minimumf", "arith.maximumf"):
+                constant_minmax.append(f"map #{map_index}: %{op.result}")
+            values[op.result] = info
+        for value, index in zip(m.yields, m.outputs):
+            if value not in values:
+                continue
+            ranges[index] = union(ranges[index], values[value].range)
+            if values[value].constant:
+                constant.add(index)
+    return constant
+
+
 def check_tensor_case(tc: TensorCase) -> list[str]:
     """What makes a case ill-formed or its result undefined."""
     case = tc.case
     problems: list[str] = []
+    constant_results(tc, problems)
     for map_index, m in enumerate(case.maps):
         where = f"map #{map_index}"
         shape = case.args[m.outputs[0]]
@@ -779,30 +842,73 @@ def run_and_dump(tools, path: str, tc: TensorCase,
     return Outcome(PASS)
 
 
-def compare_dumps(tc: TensorCase, unfused: str, fused: str):
-    """Every returned tensor, byte for byte."""
+# Float formats as (byte width, exponent bits, mantissa bits).
+FLOAT_FORMATS = {"f16": (2, 5, 10), "bf16": (2, 8, 7), "f32": (4, 8, 23),
+                 "f64": (8, 11, 52)}
+NAN_BITS_DIFFER = "NaN bits differ"
+
+
+def is_nan(bits: int, elem: str) -> bool:
+    _, exponent, mantissa = FLOAT_FORMATS[elem]
+    return (bits >> mantissa) & ((1 << exponent) - 1) == (1 << exponent) - 1 \
+        and bits & ((1 << mantissa) - 1) != 0
+
+
+def differing_elements(a: bytes, b: bytes, elem: str) -> tuple[list[int],
+                                                               int]:
+    """The elements whose bits differ, other than NaNs on both sides, and
+    how many NaNs differ only in their bits (sign, payload)."""
+    width = FLOAT_FORMATS[elem][0] if elem in FLOAT_FORMATS else \
+        max(1, BIT_WIDTH[elem] // 8)
+    differing, nan_bits = [], 0
+    for start in range(0, len(a), width):
+        x, y = a[start:start + width], b[start:start + width]
+        if x == y:
+            continue
+        if elem in FLOAT_FORMATS and is_nan(int.from_bytes(x, "little"), elem) \
+                and is_nan(int.from_bytes(y, "little"), elem):
+            nan_bits += 1
+            continue
+        differing.append(start // width)
+    return differing, nan_bits
+
+
+def compare_dumps(tc: TensorCase, unfused: str, fused: str) -> Outcome:
+    """Every returned tensor, bit for bit, except that a NaN matches any
+    NaN: IEEE 754 leaves the sign and payload of a NaN that arithmetic
+    makes unspecified, and compile-time folding, which fusion enables where
+    an intermediate value becomes known, makes other NaN bits than the CPU
+    (an x86 0/0 is negative). A pass whose NaNs differ says so in its
+    detail."""
     differences = []
+    nan_bits = 0
     for position, value in enumerate(tc.returns):
         name = f"result{position}.bin"
         a = Path(unfused, name).read_bytes()
         b = Path(fused, name).read_bytes()
         if a == b:
             continue
-        width = max(1, len(a) // max(1, _product(
-            arg_sizes(tc.case, tc.case.args[value]))))
-        first = next((i for i in range(min(len(a), len(b)))
-                      if a[i] != b[i]), min(len(a), len(b)))
-        element = first // width
+        elem = tc.case.args[value].elem
+        if len(a) != len(b):
+            differences.append(f"result #{position} has {len(a)} bytes "
+                               f"unfused and {len(b)} fused")
+            continue
+        differing, nans = differing_elements(a, b, elem)
+        nan_bits += nans
+        if not differing:
+            continue
+        width = len(a) // max(1, _product(arg_sizes(tc.case,
+                                                     tc.case.args[value])))
+        first = differing[0]
         differences.append(
-            f"result #{position} ({value_type(tc.case, value)}) differs: "
-            f"{len(a)} and {len(b)} bytes, first at element {element} "
-            f"(unfused {a[element * width:(element + 1) * width].hex()}, "
-            f"fused {b[element * width:(element + 1) * width].hex()})")
+            f"result #{position} ({value_type(tc.case, value)}) differs in "
+            f"{len(differing)} elements, first at element {first} (unfused "
+            f"{a[first * width:(first + 1) * width][::-1].hex()}, fused "
+            f"{b[first * width:(first + 1) * width][::-1].hex()})")
     if differences:
-        return Outcome(MISMATCH,
-                                    "fused and unfused results differ\n"
-                                    + "\n".join(differences))
-    return Outcome(PASS)
+        return Outcome(MISMATCH, "fused and unfused results differ\n"
+                       + "\n".join(differences))
+    return Outcome(PASS, NAN_BITS_DIFFER if nan_bits else "")
 
 
 def execute(tools, tc: TensorCase, path: str):
@@ -885,6 +991,10 @@ def print_tensor_summary(results: list[TensorResult],
     print(f"fusion: {before} maps became {after}; {fewer} of {len(ran)} "
           f"cases lost maps; {one} ended with one map ({several} had "
           f"several)")
+    nan_cases = sum(r.outcome.detail == NAN_BITS_DIFFER for r in results)
+    if nan_cases:
+        print(f"{nan_cases} passed cases return NaNs whose bits differ "
+              f"(compile-time folding in the fused program)")
     totals, failures = collections.Counter(), collections.Counter()
     for r in results:
         for feature in tensor_features(r.tc) if r.tc else ():
