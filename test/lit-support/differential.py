@@ -394,6 +394,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds per pw-run (default 120)")
     parser.add_argument("--self-test", action="store_true",
                         help="run the suite's own tests and exit")
+    parser.add_argument("--mode", choices=["maps", "tensor"], default="maps",
+                        help="maps (default): one or two memref maps, "
+                             "optimized against reference lowering; tensor: "
+                             "programs of tensor maps, pw-fuse-maps against "
+                             "the unfused program (differential_tensor.py)")
+    parser.add_argument("--tensor-form", choices=["all", "maps", "linalg"],
+                        default="all",
+                        help="with --mode tensor: write the programs in "
+                             "pointwise.map, in linalg.generic (converted by "
+                             "pw-convert-linalg-to-pointwise), or all "
+                             "(default): each in turn")
     differential_gpu.add_arguments(parser)
     args = parser.parse_args(argv)
 
@@ -406,6 +417,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return differential_selftest.run(tools)
 
     indices = args.only or range(args.first, args.first + args.cases)
+    if args.mode == "tensor":
+        import differential_tensor
+        return differential_tensor.run(tools, args, indices)
     if args.gpu_bundle:
         return differential_gpu.build_bundle(args, tools, indices)
     with tempfile.TemporaryDirectory(prefix="pw-differential-") as scratch:

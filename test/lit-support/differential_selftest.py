@@ -20,6 +20,7 @@ import unittest
 import differential
 import differential_gpu
 import differential_gpu_runner
+import differential_tensor_selftest
 from differential import (CRASH, ERROR, INVALID, MISMATCH, PASS, Outcome,
                           classify_pw_opt, classify_pw_run)
 from differential_case import (BIT_WIDTH, Case, Map, MemRefArg, Op,
@@ -399,7 +400,10 @@ class GpuModeTest(unittest.TestCase):
 def run(tools: differential.Tools) -> int:
     global TOOLS
     TOOLS = tools
+    differential_tensor_selftest.TOOLS = tools
     suite = unittest.defaultTestLoader.loadTestsFromModule(
         __import__(__name__))
+    suite.addTests(unittest.defaultTestLoader.loadTestsFromModule(
+        differential_tensor_selftest))
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     return 0 if result.wasSuccessful() else 1

@@ -146,6 +146,131 @@ def BufferizePass : Pass<"pw-bufferize", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def FuseMapsPass : Pass<"pw-fuse-maps"> {
+  let summary = "Fuses tensor maps into the maps that read their results, "
+                "and merges sibling maps into multi-output maps";
+  let description = [{
+    Works on the tensor form of `pointwise.map` (memref maps are left
+    alone), so that a chain of elementwise steps becomes one map and, once
+    bufferized and lowered, one kernel that reads each input once and
+    writes only the results the program uses.
+
+    **Producer into consumer.** A map (the producer) whose result another
+    map (the consumer) reads as an input is computed inside the consumer:
+    the consumer takes the producer's inputs instead of its result, and the
+    producer's body runs inside the consumer's body, once per element of
+    the consumer's iteration space. Broadcasting composes (NumPy rules,
+    right-aligned): a producer input that broadcasts to the producer's
+    iteration space also broadcasts to the consumer's, and reads the same
+    element there, so the fused map computes exactly what the two did.
+    (Where the types show that a producer input cannot broadcast to the
+    consumer's shape, the program cannot run without error anyway, and the
+    maps are left as they are.) Chains of any length collapse, consumers
+    first.
+
+    The value passing from producer to consumer is the value the producer
+    would have stored: the producer's body is cloned with its f16/bf16
+    arithmetic made explicit in f32, as the lowerings compute it (opmath),
+    and rounded to the result's element type, so the fused map rounds where
+    the intermediate tensor would have been stored and the results are bit
+    for bit those of the unfused program. The rounding is written
+    `-truncf(-v)` (the same bits: rounding to nearest even is symmetric),
+    which `--canonicalize` keeps; it folds a plain `arith.truncf` of an
+    `arith.sitofp` or `arith.uitofp` into a narrower conversion, which a
+    body computes in f32 without rounding.
+
+    Where the consumer reads the producer's result at the consumer's full
+    shape, fusing only saves memory traffic. Where it reads the result
+    through a broadcast (a smaller or lower-rank result, or dynamic sizes
+    not provably equal), each producer element is computed again for every
+    consumer element that reads it, so the producer is fused only if it is
+    *cheap*: its body has at most `max-recompute-ops` ops (constants and
+    the terminator do not count), no op with regions, no division or
+    remainder, and no math op but `absf`, `absi`, `copysign`, `fma`,
+    `ceil`, `floor`, `trunc`, `round`, `roundeven`, the float class tests
+    (`isnan`, `isinf`, `isfinite`, `isnormal`), `ctlz`, `cttz` and `ctpop`.
+    Sizes are provably equal when both are the same static size, or both
+    come from the same SSA value (a `tensor.empty` size, or `tensor.dim` of
+    one tensor), followed through the destinations of maps and other
+    destination-style ops.
+
+    A producer with several users:
+
+    - if every use is an input of a map it can be fused into, it is fused
+      into each and erased;
+    - otherwise, if some consumer reads it at full shape and can take its
+      place (every other use comes after that consumer), the consumer
+      absorbs it: the fused map also writes the producer's results, which
+      replace the producer's, and the producer is erased;
+    - otherwise, if the producer is cheap, it is fused into every map it
+      can be and kept for its other uses;
+    - otherwise it is left as it is.
+
+    A map in a loop (a repetitive region, a loop-like op) or in another
+    block of the producer's region is not fused with a producer outside it:
+    it would compute the producer again on every iteration. `tensor.dim` of
+    a map result reads the dim of its destination instead, which is the
+    same size and leaves the map's result to its maps.
+
+    **Siblings.** Two maps of one block with the same iteration space
+    (provably equal sizes, as above) that read at least one tensor input in
+    common and do not depend on each other become one map with the inputs
+    of both (each value once) and the outputs of both, placed where both
+    operands are defined and both results are used. Where the two write
+    the same destination, the second gets a new `tensor.empty` of the same
+    sizes; other shared destinations prevent the merge.
+
+    The fused map keeps the consumer's discardable attributes. Dead ops of
+    a fused body are erased; `--canonicalize` afterwards removes results
+    nothing uses and moves constant scalar inputs into the body.
+
+    Example: `d = exp(a + b) * c`, with `b` a row broadcast over `a`, in two
+    maps
+
+    ```mlir
+    %s = pointwise.map ins(%a, %b : tensor<4x8xf32>, tensor<8xf32>)
+                       outs(%e : tensor<4x8xf32>) {
+    ^bb0(%x: f32, %y: f32):
+      %0 = arith.addf %x, %y : f32
+      %1 = math.exp %0 : f32
+      pointwise.yield %1 : f32
+    } -> tensor<4x8xf32>
+    %d = pointwise.map ins(%s, %c : tensor<4x8xf32>, tensor<4x8xf32>)
+                       outs(%e : tensor<4x8xf32>) {
+    ^bb0(%x: f32, %z: f32):
+      %0 = arith.mulf %x, %z : f32
+      pointwise.yield %0 : f32
+    } -> tensor<4x8xf32>
+    ```
+
+    becomes one map:
+
+    ```mlir
+    %d = pointwise.map ins(%c, %a, %b : tensor<4x8xf32>, tensor<4x8xf32>,
+                                        tensor<8xf32>)
+                       outs(%e : tensor<4x8xf32>) {
+    ^bb0(%z: f32, %x: f32, %y: f32):
+      %0 = arith.addf %x, %y : f32
+      %1 = math.exp %0 : f32
+      %2 = arith.mulf %1, %z : f32
+      pointwise.yield %2 : f32
+    } -> tensor<4x8xf32>
+    ```
+
+    Had `%d` read `%s` through a broadcast, the `math.exp` would have kept
+    the producer from being recomputed there.
+  }];
+  let options = [
+    Option<"maxRecomputeOps", "max-recompute-ops", "unsigned",
+           /*default=*/"16",
+           "The most ops a producer's body may have to be fused where its "
+           "result is read through a broadcast (recomputed per consumer "
+           "element); 0 fuses such producers only if their body is empty">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TilePass : Pass<"pw-tile"> {
   let summary = "Chooses a GPU strategy per map and materializes it as tiled "
                 "loops mapped to blocks and threads";
