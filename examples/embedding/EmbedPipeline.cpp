@@ -7,6 +7,7 @@
 #include "EmbedPipeline.h"
 
 #include "Pointwise/Conversion/Passes.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/Passes.h"
 #include "Pointwise/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -14,6 +15,7 @@
 
 void embed::buildPipeline(mlir::OpPassManager &pm) {
   pm.addPass(pointwise::createConvertLinalgToPointwisePass());
+  pm.addPass(pointwise::createFuseMapsPass());
   // Bufferizes the module (pw-bufferize), then lowers the maps to loops and
   // everything to the LLVM dialect.
   pointwise::buildCpuPipeline(pm, pointwise::CpuPipelineOptions());
