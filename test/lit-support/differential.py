@@ -85,6 +85,23 @@ class Tools:
     timeout: float = 120.0
 
 
+def print_feature_table(cases) -> None:
+    """Prints how many cases had each feature and how many of them failed;
+    `cases` yields (features, outcome) pairs."""
+    totals, failures = collections.Counter(), collections.Counter()
+    for features, outcome in cases:
+        for feature in features:
+            totals[feature] += 1
+            failures[feature] += outcome.kind != PASS
+    print("by feature (cases/failed):")
+    cells = [f"{f} {totals[f]}/{failures[f]}" for f in sorted(totals)]
+    width = max((len(c) for c in cells), default=0) + 2
+    per_line = max(1, 78 // width)
+    for start in range(0, len(cells), per_line):
+        print("  " + "".join(c.ljust(width)
+                             for c in cells[start:start + per_line]).rstrip())
+
+
 def pw_run_command(pw_run: str, path: str, case: Case) -> list[str]:
     command = [pw_run, path, "--entry", "case", *LOWERINGS[case.lowering]]
     for spec in arg_specs(case):
@@ -276,18 +293,9 @@ def print_summary(results: list[Result], seed: int, jobs: int,
     print(f"differential: seed {seed}: {len(results)} cases, {passed} passed, "
           f"{failed} failed ({breakdown}); {jobs} jobs, {seconds:.1f} s "
           f"({seconds * jobs / max(len(results), 1):.2f} s per case per job)")
-    totals, failures = collections.Counter(), collections.Counter()
-    for r in results:
-        for feature in case_features(r.case) if r.case.maps else ():
-            totals[feature] += 1
-            failures[feature] += r.outcome.kind != PASS
-    print("by feature (cases/failed):")
-    cells = [f"{f} {totals[f]}/{failures[f]}" for f in sorted(totals)]
-    width = max((len(c) for c in cells), default=0) + 2
-    per_line = max(1, 78 // width)
-    for start in range(0, len(cells), per_line):
-        print("  " + "".join(c.ljust(width)
-                             for c in cells[start:start + per_line]).rstrip())
+    print_feature_table(
+        (case_features(r.case) if r.case.maps else (), r.outcome)
+        for r in results)
 
 
 def reduce_failure(tools: Tools, result: Result, jobs: int,

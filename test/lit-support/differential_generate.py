@@ -10,6 +10,7 @@ of undefined behavior, so any difference between the lowerings is a bug.
 
 from __future__ import annotations
 
+import math
 import random
 
 from differential_case import (
@@ -78,19 +79,12 @@ def draw_sizes(rng: random.Random) -> list[int]:
             sizes.append(rng.randint(6, 9))
         else:
             sizes.append(rng.choice([16, 17, 31, 33, 64, 100]))
-    while sizes and _product(sizes) > MAX_ELEMENTS:
+    while sizes and math.prod(sizes) > MAX_ELEMENTS:
         largest = sizes.index(max(sizes))
         sizes[largest] = max(2, sizes[largest] // 2)
     if sizes and rng.random() < 0.06:
         sizes[rng.randrange(rank)] = 0
     return sizes
-
-
-def _product(values: list[int]) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
 
 
 def draw_strides(rng: random.Random, sizes: list[int], is_output: bool,

@@ -28,6 +28,7 @@ See docs/Testing.md.
 from __future__ import annotations
 
 import collections
+import math
 import concurrent.futures
 import dataclasses
 import os
@@ -198,19 +199,12 @@ def known_issue_patterns(tc: TensorCase) -> set[str]:
 def draw_universe(rng: random.Random) -> list[int]:
     rank = rng.choices(range(5), weights=[5, 25, 35, 25, 10])[0]
     sizes = [rng.choice([1, 2, 3, 4, 5, 7, 8, 16, 33]) for _ in range(rank)]
-    while sizes and _product(sizes) > MAX_ELEMENTS:
+    while sizes and math.prod(sizes) > MAX_ELEMENTS:
         largest = sizes.index(max(sizes))
         sizes[largest] = max(2, sizes[largest] // 2)
     if sizes and rng.random() < 0.04:
         sizes[rng.randrange(rank)] = 0
     return sizes
-
-
-def _product(values: list[int]) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
 
 
 class ProgramBuilder:
@@ -897,7 +891,7 @@ def compare_dumps(tc: TensorCase, unfused: str, fused: str) -> Outcome:
         nan_bits += nans
         if not differing:
             continue
-        width = len(a) // max(1, _product(arg_sizes(tc.case,
+        width = len(a) // max(1, math.prod(arg_sizes(tc.case,
                                                      tc.case.args[value])))
         first = differing[0]
         differences.append(
@@ -995,18 +989,8 @@ def print_tensor_summary(results: list[TensorResult],
     if nan_cases:
         print(f"{nan_cases} passed cases return NaNs whose bits differ "
               f"(compile-time folding in the fused program)")
-    totals, failures = collections.Counter(), collections.Counter()
-    for r in results:
-        for feature in tensor_features(r.tc) if r.tc else ():
-            totals[feature] += 1
-            failures[feature] += r.outcome.kind != PASS
-    print("by feature (cases/failed):")
-    cells = [f"{f} {totals[f]}/{failures[f]}" for f in sorted(totals)]
-    width = max((len(c) for c in cells), default=0) + 2
-    per_line = max(1, 78 // width)
-    for start in range(0, len(cells), per_line):
-        print("  " + "".join(c.ljust(width)
-                             for c in cells[start:start + per_line]).rstrip())
+    differential.print_feature_table(
+        (tensor_features(r.tc) if r.tc else (), r.outcome) for r in results)
 
 
 def report_tensor_failure(result: TensorResult) -> None:
