@@ -85,6 +85,19 @@ class Tools:
     timeout: float = 120.0
 
 
+def run_in_parallel(one, indices, jobs: int, progress, results: list):
+    """Runs `one(index)` for every index on `jobs` threads, reporting each
+    result to `progress` as it comes; returns `results` with them added,
+    sorted by index."""
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        futures = [pool.submit(one, index) for index in indices]
+        for future in concurrent.futures.as_completed(futures):
+            result = future.result()
+            progress.update(result)
+            results.append(result)
+    return sorted(results, key=lambda r: r.index)
+
+
 def print_feature_table(cases) -> None:
     """Prints how many cases had each feature and how many of them failed;
     `cases` yields (features, outcome) pairs."""
@@ -275,13 +288,7 @@ def run_cases(tools: Tools, seed: int, indices: Sequence[int], jobs: int,
             outcome = execute(tools, case, path)
         return Result(index, case, outcome, path)
 
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futures = [pool.submit(one, index) for index in cases]
-        for future in concurrent.futures.as_completed(futures):
-            result = future.result()
-            progress.update(result)
-            results.append(result)
-    return sorted(results, key=lambda r: r.index)
+    return run_in_parallel(one, cases, jobs, progress, results)
 
 
 def print_summary(results: list[Result], seed: int, jobs: int,

@@ -656,15 +656,24 @@ def render_map(case: Case, m: Map) -> list[str]:
     head += f" outs({operand_list(m.outputs)}) {{"
     types = {name: input_type(case, i)
              for name, i in zip(m.input_names(), m.inputs)}
-    block = ", ".join(f"%{name}: {types[name]}" for name in m.input_names())
-    lines = [head, f"^bb0({block}):" if block else "^bb0:"]
+    return [head, *render_body(case, m, types), "}"]
+
+
+def render_body(case: Case, m: Map, types: dict[str, str],
+                extra_arguments: Optional[list[str]] = None,
+                terminator: str = "pointwise.yield") -> list[str]:
+    """The block of map `m`: its arguments (`types` names the inputs';
+    `extra_arguments` follow them), its ops and its terminator. `types`
+    gains the types of the ops' results."""
+    block = [f"%{name}: {types[name]}" for name in m.input_names()]
+    block += extra_arguments or []
+    lines = [f"^bb0({', '.join(block)}):" if block else "^bb0:"]
     for op in m.ops:
         lines.append("  " + render_op(op, types))
         types[op.result] = op.type
     yielded = ", ".join(f"%{v}" for v in m.yields)
     yield_types = ", ".join(case.args[i].elem for i in m.outputs)
-    lines.append(f"  pointwise.yield {yielded} : {yield_types}")
-    lines.append("}")
+    lines.append(f"  {terminator} {yielded} : {yield_types}")
     return lines
 
 

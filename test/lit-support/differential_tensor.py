@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import collections
 import math
-import concurrent.futures
 import dataclasses
 import os
 import random
@@ -48,7 +47,7 @@ from differential_case import (BIT_WIDTH, ELEMENT_TYPES, Case, Map,
                                MemRefArg,
                                analyze_op, arg_ranges_before, arg_sizes,
                                arg_spec, block_values, canonical_strides,
-                               element_offsets, initial_ranges, render_op,
+                               element_offsets, initial_ranges, render_body,
                                union)
 from differential_generate import (BodyBuilder, draw_element_type,
                                    draw_scalar, draw_strides)
@@ -550,19 +549,16 @@ def render_tensor_map(tc: TensorCase, m: Map,
         types = ", ".join(value_type(case, i) for i in m.inputs)
         head += f" ins({names} : {types})"
     head += f" outs({', '.join(destinations)} : {result_types}) {{"
-    types = {name: (case.args[i].elem if is_tensor(case, i)
-                    else case.args[i].type)
-             for name, i in zip(m.input_names(), m.inputs)}
-    block = ", ".join(f"%{name}: {types[name]}" for name in m.input_names())
-    lines = [head, f"^bb0({block}):" if block else "^bb0:"]
-    for op in m.ops:
-        lines.append("  " + render_op(op, types))
-        types[op.result] = op.type
-    yielded = ", ".join(f"%{v}" for v in m.yields)
-    yield_types = ", ".join(case.args[i].elem for i in m.outputs)
-    lines.append(f"  pointwise.yield {yielded} : {yield_types}")
-    lines.append(f"}} -> {result_types}")
-    return lines
+    return [head, *render_body(case, m, body_types(tc, m)),
+            f"}} -> {result_types}"]
+
+
+def body_types(tc: TensorCase, m: Map) -> dict[str, str]:
+    """The types of the block arguments of map `m`'s inputs."""
+    case = tc.case
+    return {name: (case.args[i].elem if is_tensor(case, i)
+                   else case.args[i].type)
+            for name, i in zip(m.input_names(), m.inputs)}
 
 
 def render_linalg_generic(tc: TensorCase, m: Map,
@@ -592,19 +588,10 @@ def render_linalg_generic(tc: TensorCase, m: Map,
         types = ", ".join(value_type(case, i) for i in m.inputs)
         head += f" ins({names} : {types})"
     head += f" outs({', '.join(destinations)} : {result_types}) {{"
-    types = {name: (case.args[i].elem if is_tensor(case, i)
-                    else case.args[i].type)
-             for name, i in zip(m.input_names(), m.inputs)}
-    block = [f"%{name}: {types[name]}" for name in m.input_names()]
-    block += [f"%out{position}: {case.args[i].elem}"
-              for position, i in enumerate(m.outputs)]
-    lines = [head, f"^bb0({', '.join(block)}):"]
-    for op in m.ops:
-        lines.append("  " + render_op(op, types))
-        types[op.result] = op.type
-    yielded = ", ".join(f"%{v}" for v in m.yields)
-    yield_types = ", ".join(case.args[i].elem for i in m.outputs)
-    lines.append(f"  linalg.yield {yielded} : {yield_types}")
+    outs = [f"%out{position}: {case.args[i].elem}"
+            for position, i in enumerate(m.outputs)]
+    lines = [head, *render_body(case, m, body_types(tc, m), outs,
+                                "linalg.yield")]
     lines.append(f"}} -> ({result_types})" if len(m.outputs) > 1
                  else f"}} -> {result_types}")
     return lines
@@ -959,13 +946,7 @@ def run_tensor_cases(tools, seed: int, indices: Sequence[int],
             outcome = execute(tools, tc, path)
         return TensorResult(index, tc, outcome, path, maps)
 
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futures = [pool.submit(one, index) for index in cases]
-        for future in concurrent.futures.as_completed(futures):
-            result = future.result()
-            progress.update(result)
-            results.append(result)
-    return sorted(results, key=lambda r: r.index)
+    return differential.run_in_parallel(one, cases, jobs, progress, results)
 
 
 def print_tensor_summary(results: list[TensorResult],
