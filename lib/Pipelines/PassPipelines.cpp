@@ -321,9 +321,11 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
     return;
   }
   pm.addPass(std::make_unique<CheckMapPlacementPass>("pw-gpu-pipeline"));
-  // Tensor-level modules become memref-level ones, on the caller's buffers
-  // only: the pipeline allocates no GPU memory for temporaries.
-  pm.addPass(createBufferizePass(BufferizePassOptions{/*deallocate=*/false}));
+  // Tensor-level modules become memref-level ones, with their temporaries
+  // freed and the buffers they return owned by the caller; then every buffer
+  // of host code is GPU memory and every copy a map.
+  pm.addPass(createBufferizePass());
+  pm.addPass(createPlaceBuffersOnDevicePass());
   buildGpuCodegenPipeline(pm, options, options.getTileOptions(),
                           options.launchOnCurrentStream,
                           options.runtimeVerification);
@@ -411,8 +413,9 @@ void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
 void pointwise::registerPointwisePipelines() {
   PassPipelineRegistration<GpuPipelineOptions>(
       "pw-gpu-pipeline",
-      "The whole GPU path of pointwise.map: bufferization of tensor modules "
-      "(onto the caller's buffers), broadcast canonicalization, dimension "
+      "The whole GPU path of pointwise.map: bufferization of tensor modules, "
+      "GPU allocations for the buffers of host code, broadcast "
+      "canonicalization, dimension "
       "coalescing, tiling, kernel outlining, then upstream's NVVM lowering "
       "to a gpu.binary and host code in the LLVM dialect",
       buildGpuPipeline);

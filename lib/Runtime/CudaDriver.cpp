@@ -105,6 +105,12 @@ LoadedDriver *loadDriver() {
   need(api.cuMemAlloc, {"cuMemAlloc_v2"});
   need(api.cuMemAllocManaged, {"cuMemAllocManaged"});
   need(api.cuMemFree, {"cuMemFree_v2"});
+  // Optional: without them, allocations of host code on a stream are
+  // synchronous (mgpuMemAlloc).
+  api.cuMemAllocAsync = reinterpret_cast<decltype(api.cuMemAllocAsync)>(
+      dlsym(library, "cuMemAllocAsync"));
+  api.cuMemFreeAsync = reinterpret_cast<decltype(api.cuMemFreeAsync)>(
+      dlsym(library, "cuMemFreeAsync"));
   need(api.cuMemcpyAsync, {"cuMemcpyAsync"});
   need(api.cuMemsetD8Async, {"cuMemsetD8Async"});
   need(api.cuMemsetD16Async, {"cuMemsetD16Async"});

@@ -96,6 +96,12 @@ struct CudaDriver {
   CUresult (*cuMemAllocManaged)(CUdeviceptr *pointer, size_t bytes,
                                 unsigned flags);
   CUresult (*cuMemFree)(CUdeviceptr pointer);
+  /// Optional (since CUDA 11.2): stream-ordered allocation from the device's
+  /// default memory pool; null where the driver lacks it.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *pointer, size_t bytes,
+                              CUstream stream);
+  /// Optional with it: stream-ordered release.
+  CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
   CUresult (*cuMemcpyAsync)(CUdeviceptr to, CUdeviceptr from, size_t bytes,
                             CUstream stream);
   CUresult (*cuMemsetD8Async)(CUdeviceptr to, unsigned char value, size_t count,

@@ -224,7 +224,7 @@ void mgpuEventRecord(void *event, void *stream) {
                  "mgpuEventRecord", "cuEventRecord");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   const CudaDriver *driver = driverWithContext("mgpuMemAlloc");
   if (!driver || sizeBytes == 0)
     return nullptr;
@@ -233,16 +233,29 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/, bool isHostShared) {
     checkPending(
         driver->cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL),
         "mgpuMemAlloc", "cuMemAllocManaged");
+  else if (stream && driver->cuMemAllocAsync)
+    // Ordered on the stream of the launches that use it: no synchronization,
+    // and the pool reuses memory freed earlier on that stream.
+    checkPending(
+        driver->cuMemAllocAsync(&pointer, sizeBytes, toStream(stream)),
+        "mgpuMemAlloc", "cuMemAllocAsync");
   else
     checkPending(driver->cuMemAlloc(&pointer, sizeBytes), "mgpuMemAlloc",
                  "cuMemAlloc");
   return reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
 }
 
-void mgpuMemFree(void *pointer, void * /*stream*/) {
+void mgpuMemFree(void *pointer, void *stream) {
   if (!pointer)
     return;
-  if (const CudaDriver *driver = driverWithContext("mgpuMemFree"))
+  const CudaDriver *driver = driverWithContext("mgpuMemFree");
+  if (!driver)
+    return;
+  if (stream && driver->cuMemFreeAsync)
+    checkPending(driver->cuMemFreeAsync(toDevicePointer(pointer),
+                                        toStream(stream)),
+                 "mgpuMemFree", "cuMemFreeAsync");
+  else
     checkPending(driver->cuMemFree(toDevicePointer(pointer)), "mgpuMemFree",
                  "cuMemFree");
 }

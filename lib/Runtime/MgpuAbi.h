@@ -53,8 +53,11 @@ PW_RUNTIME_API void mgpuEventSynchronize(void *event);
 PW_RUNTIME_API void mgpuEventRecord(void *event, void *stream);
 
 /// Device memory, or managed memory when `isHostShared`; null for 0 bytes.
+/// With a stream (and a driver that has stream-ordered allocation) the
+/// memory is allocated in that stream's order, as cuMemAllocAsync does.
 PW_RUNTIME_API void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                   bool isHostShared);
+/// Frees in `stream`'s order when it is given (cuMemFreeAsync), else at once.
 PW_RUNTIME_API void mgpuMemFree(void *pointer, void *stream);
 PW_RUNTIME_API void mgpuMemcpy(void *to, void *from, size_t sizeBytes,
                                void *stream);

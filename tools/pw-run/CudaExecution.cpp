@@ -5,12 +5,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaExecution.h"
+#include "JitExecution.h"
 
 #include "Pointwise/Compiler/Family.h"
+#include "Pointwise/Pipelines/Pipelines.h"
 #include "Pointwise/Runtime/Runtime.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/Module.h"
 
 #include <algorithm>
@@ -32,9 +38,42 @@ llvm::Error runtimeError(pwStatus status, const llvm::Twine &what) {
 
 } // namespace
 
+/// The runtime's mgpuMemFree: stream-ordered release of what the lowered
+/// host code allocated (the runtime exports it; MgpuAbi.h is private).
+extern "C" void mgpuMemFree(void *pointer, void *stream);
+
+/// Lowers `module` with pw-gpu-pipeline for `arch` and JIT-compiles its
+/// host code, which launches on the runtime's current stream.
+llvm::Expected<std::unique_ptr<ExecutionEngine>>
+compilePipeline(ModuleOp module, llvm::StringRef entry, llvm::StringRef arch,
+                BinaryFormat gpuFormat, unsigned &launchSites) {
+  auto prepared = prepareForJit(module, entry);
+  if (!prepared)
+    return prepared.takeError();
+  OwningOpRef<ModuleOp> copy = std::move(*prepared);
+  PassManager pm(module.getContext());
+  GpuPipelineOptions options;
+  options.chip = arch.str();
+  options.format = gpuFormat;
+  options.launchOnCurrentStream = true;
+  buildGpuPipeline(pm, options);
+  if (failed(pm.run(*copy)))
+    return llvm::createStringError(
+        "--target=cuda: pw-gpu-pipeline failed (diagnostics above)");
+  launchSites = 0;
+  copy->walk([&](gpu::LaunchFuncOp) { ++launchSites; });
+  auto engine = createEngine(*copy);
+  if (!engine) {
+    llvm::consumeError(engine.takeError());
+    return llvm::createStringError("--target=cuda: JIT compilation of the "
+                                   "pipeline's host code failed");
+  }
+  return engine;
+}
+
 llvm::Expected<std::unique_ptr<CudaExecution>>
 CudaExecution::create(ModuleOp module, llvm::StringRef entry,
-                      BinaryFormat gpuFormat) {
+                      BinaryFormat gpuFormat, GpuPath path) {
   int devices = 0;
   PW_CHECK(pwGetDeviceCount(&devices), "--target=cuda");
   if (devices == 0)
@@ -44,6 +83,19 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry,
   PW_CHECK(pwGetDeviceArch(0, arch, sizeof(arch)), "--target=cuda");
 
   std::unique_ptr<CudaExecution> execution(new CudaExecution());
+  execution->path = path;
+  execution->entry = entry.str();
+  if (path == GpuPath::Pipeline) {
+    auto function = module.lookupSymbol<func::FuncOp>(entry);
+    execution->resultTypes.assign(function.getResultTypes().begin(),
+                                  function.getResultTypes().end());
+    auto engine = compilePipeline(module, entry, arch, gpuFormat,
+                                  execution->launchSites);
+    if (!engine)
+      return engine.takeError();
+    execution->engine = std::move(*engine);
+    return execution;
+  }
   OwningOpRef<ModuleOp> copy = module.clone();
   FamilyOptions options;
   options.chip = arch;
@@ -86,6 +138,7 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry,
 }
 
 CudaExecution::~CudaExecution() {
+  freeOwnedResults();
   for (void *buffer : deviceBuffers)
     if (buffer)
       pwFree(buffer);
@@ -113,16 +166,46 @@ llvm::Error CudaExecution::upload(std::vector<HostArgument> &arguments) {
     descriptors[index][0] = descriptors[index][1] = address;
     packed[index] = descriptors[index].data();
   }
+  descriptorAddresses = packed;
+  entryArguments.assign(arguments.size(), nullptr);
+  for (auto [index, argument] : llvm::enumerate(arguments))
+    entryArguments[index] =
+        argument.isMemRef() ? &descriptorAddresses[index] : packed[index];
   return llvm::Error::success();
 }
 
 llvm::Error CudaExecution::launch() {
-  PW_CHECK(pwFamilyLaunch(static_cast<const pwFamily *>(family), packed.data()),
-           "launch");
+  if (path == GpuPath::Family) {
+    PW_CHECK(
+        pwFamilyLaunch(static_cast<const pwFamily *>(family), packed.data()),
+        "launch");
+    return llvm::Error::success();
+  }
+  freeOwnedResults();
+  resultWords.assign(countResultWords(resultTypes), 0);
+  if (llvm::Error error = callEntry(*engine, entry, entryArguments, resultWords,
+                                    !resultTypes.empty()))
+    return error;
+  // The host code records a failed driver call (a launch, an allocation) as
+  // the runtime's pending error instead of stopping.
+  PW_CHECK(pwTakePendingError(), "'" + entry + "'");
   return llvm::Error::success();
 }
 
-llvm::Error CudaExecution::download(std::vector<HostArgument> &arguments) {
+void CudaExecution::freeOwnedResults() {
+  llvm::SmallDenseSet<int64_t> owned;
+  for (const ReturnedMemRef &result : decodeResults(resultWords, resultTypes))
+    if (result.allocated && !llvm::is_contained(
+                                deviceBuffers, reinterpret_cast<void *>(
+                                                   result.allocated)))
+      owned.insert(result.allocated);
+  for (int64_t allocated : owned)
+    mgpuMemFree(reinterpret_cast<void *>(allocated), pwGetStream());
+  resultWords.clear();
+}
+
+llvm::Error CudaExecution::download(std::vector<HostArgument> &arguments,
+                                    std::vector<HostArgument> &results) {
   PW_CHECK(pwStreamSynchronize(pwGetStream()), "waiting for the kernel");
   for (auto [index, argument] : llvm::enumerate(arguments)) {
     if (!argument.isMemRef())
@@ -132,6 +215,28 @@ llvm::Error CudaExecution::download(std::vector<HostArgument> &arguments) {
                                   argument.getBufferByteSize()),
              "copying argument #" + llvm::Twine(index) + " back");
   }
+  results.clear();
+  for (auto [index, result] :
+       llvm::enumerate(decodeResults(resultWords, resultTypes))) {
+    // The elements the view reaches, copied to the host; the view is then
+    // read from that copy.
+    auto [low, high] = result.getElementSpan();
+    int64_t width = result.elementType.isIndex()
+                        ? 8
+                        : (result.elementType.getIntOrFloatBitWidth() + 7) / 8;
+    std::vector<uint8_t> span(std::max<int64_t>(high - low, 1) * width);
+    if (high > low)
+      PW_CHECK(pwMemcpyDeviceToHost(
+                   span.data(),
+                   reinterpret_cast<uint8_t *>(result.aligned) + low * width,
+                   (high - low) * width),
+               "copying result #" + llvm::Twine(index) + " back");
+    results.push_back(HostArgument::copyResult(
+        result.elementType, index, result.sizes, result.strides,
+        result.offset - low, span.data()));
+  }
+  freeOwnedResults();
+  PW_CHECK(pwStreamSynchronize(pwGetStream()), "freeing the results");
   return llvm::Error::success();
 }
 
@@ -192,6 +297,9 @@ llvm::Expected<double> CudaExecution::measureCopyBandwidth() {
 }
 
 std::string CudaExecution::describeLastVariant() const {
+  if (path == GpuPath::Pipeline)
+    return "pw-gpu-pipeline, " + std::to_string(launchSites) +
+           " kernel launch site" + (launchSites == 1 ? "" : "s");
   int index = pwGetLastVariant();
   if (index < 0)
     return "nothing launched";

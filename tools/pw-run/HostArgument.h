@@ -68,6 +68,8 @@ public:
                                  int64_t offset, const uint8_t *aligned);
 
   bool isMemRef() const { return isView; }
+  /// The element type of a view; null for a scalar.
+  mlir::Type getElementType() const { return isView ? type : mlir::Type(); }
   unsigned getIndex() const { return index; }
   /// Whether this is a copy of a returned memref (copyResult).
   bool isReturned() const { return isResult; }

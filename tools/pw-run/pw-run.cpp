@@ -18,6 +18,7 @@
 #include "ArgumentSpec.h"
 #include "CudaExecution.h"
 #include "HostArgument.h"
+#include "JitExecution.h"
 #include "LayoutCheck.h"
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseOps.h"
@@ -84,10 +85,24 @@ llvm::cl::opt<Target>
                clEnumValN(Target::Cpu, "cpu",
                           "JIT-compile for and run on the host CPU"),
                clEnumValN(Target::Cuda, "cuda",
-                          "compile the entry as a kernel family (as pw-compile "
-                          "does) and run it on the GPU through the runtime; "
-                          "--check compares with the CPU reference lowering")),
+                          "run on the GPU (see --gpu-path); --check compares "
+                          "with the CPU reference lowering")),
            llvm::cl::init(Target::Cpu), llvm::cl::cat(runOptions));
+llvm::cl::opt<GpuPath> gpuPath(
+    "gpu-path", llvm::cl::desc("How --target=cuda compiles and runs the entry"),
+    llvm::cl::values(
+        clEnumValN(GpuPath::Pipeline, "pipeline",
+                   "lower the whole module with pw-gpu-pipeline and run the "
+                   "entry's host code, which allocates, launches and frees "
+                   "through the runtime (the default: any module the CPU "
+                   "pipeline runs, tensors and several maps included, as an "
+                   "embedding compiler would run it)"),
+        clEnumValN(GpuPath::Family, "family",
+                   "compile the entry as a kernel family, as pw-compile "
+                   "does, and launch it with pwFamilyLaunch, which picks a "
+                   "variant for the actual layout (one map over memref "
+                   "arguments)")),
+    llvm::cl::init(GpuPath::Pipeline), llvm::cl::cat(runOptions));
 llvm::cl::list<std::string> argumentSpecs(
     "arg",
     llvm::cl::desc("One per entry argument, in order: '-' (from the type), "
@@ -205,42 +220,14 @@ llvm::SmallDenseSet<unsigned> findOutputArguments(func::FuncOp entry) {
   return outputs;
 }
 
-/// LLVM lowers f64 to bf16 truncation to compiler-rt's __truncdfbf2, which
-/// Debian 12's libgcc lacks: the JIT gets this one (returned in the same
-/// register as a half).
-_Float16 truncateDoubleToBFloat(double value) {
-  llvm::APFloat converted(value);
-  bool losesInfo;
-  converted.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
-                    &losesInfo);
-  uint16_t bits = converted.bitcastToAPInt().getZExtValue();
-  _Float16 result;
-  std::memcpy(&result, &bits, sizeof(bits));
-  return result;
-}
-
-void returnFromFailedCheck();
-
-/// The JIT's name for function `name` of the module. The JIT exports every
-/// function, and the libcalls of the map bodies (exp, sinf, memcpy...) bind
-/// to exported functions first: a function named `exp` whose body calls
-/// exp() would call itself. No C library function starts with this prefix.
-std::string getJitName(StringRef name) { return ("pw_run." + name).str(); }
-
 /// Lowers a copy of `module` with `pw-cpu-pipeline`, as the reference
 /// lowering or as --lowering chooses, and JIT-compiles it.
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 compile(ModuleOp module, StringRef entry, bool reference) {
-  OwningOpRef<ModuleOp> copy = module.clone();
-  SymbolTable symbols(*copy);
-  for (auto defined : llvm::to_vector(copy->getOps<func::FuncOp>()))
-    if (!defined.isExternal() &&
-        failed(symbols.rename(defined, getJitName(defined.getName()))))
-      return llvm::createStringError("cannot rename '" + defined.getName() +
-                                     "' for the JIT");
-  auto function = copy->lookupSymbol<func::FuncOp>(getJitName(entry));
-  function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                    UnitAttr::get(module.getContext()));
+  auto prepared = prepareForJit(module, entry);
+  if (!prepared)
+    return prepared.takeError();
+  OwningOpRef<ModuleOp> copy = std::move(*prepared);
   PassManager pm(module.getContext());
   CpuPipelineOptions options;
   if (reference) {
@@ -261,28 +248,7 @@ compile(ModuleOp module, StringRef entry, bool reference) {
     return llvm::createStringError(llvm::Twine("the ") +
                                    (reference ? "reference" : "optimized") +
                                    " CPU pipeline failed (diagnostics above)");
-  ExecutionEngineOptions engineOptions;
-  auto transformer = makeOptimizingTransformer(2, 0, nullptr);
-  engineOptions.transformer = transformer;
-  auto engine = ExecutionEngine::create(*copy, engineOptions);
-  if (engine)
-    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      symbols[interner("__truncdfbf2")] = {
-          llvm::orc::ExecutorAddr::fromPtr(&truncateDoubleToBFloat),
-          llvm::JITSymbolFlags::Exported};
-      // A failed run-time check becomes pw-run's error, not a SIGABRT.
-      symbols[interner("abort")] = {
-          llvm::orc::ExecutorAddr::fromPtr(&returnFromFailedCheck),
-          llvm::JITSymbolFlags::Exported};
-#ifdef POINTWISE_RUN_C_RUNNER_UTILS
-      symbols[interner("memrefCopy")] = {
-          llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
-          llvm::JITSymbolFlags::Exported};
-#endif
-      return symbols;
-    });
-  return engine;
+  return createEngine(*copy);
 }
 
 /// The entry's arguments as the specs describe them, without the views'
@@ -413,22 +379,6 @@ llvm::Error dumpArguments(StringRef directory, StringRef entry,
       llvm::formatv("{0:2}\n", llvm::json::Value(std::move(manifest))).str());
 }
 
-/// Where JIT-compiled code that cannot go on returns to, with one of the
-/// reasons below.
-sigjmp_buf stoppedRunReturn;
-enum StoppedRun : int { kArithmeticFault = 1, kFailedCheck = 2 };
-
-void returnFromArithmeticFault(int) {
-  siglongjmp(stoppedRunReturn, kArithmeticFault);
-}
-
-/// The JIT's `abort`: a failed `cf.assert` (generate-runtime-verification)
-/// has printed its message with `puts` and calls it.
-void returnFromFailedCheck() {
-  std::fflush(stdout);
-  siglongjmp(stoppedRunReturn, kFailedCheck);
-}
-
 /// The allocated pointer of memref.get_global's descriptors, which no one
 /// frees.
 constexpr int64_t kGlobalMemRefAllocation = 0xdeadbeef;
@@ -443,18 +393,12 @@ void takeResults(ArrayRef<int64_t> words, TypeRange resultTypes,
                  std::vector<HostArgument> &results) {
   results.clear();
   llvm::SmallDenseSet<int64_t> owned;
-  size_t next = 0;
-  for (auto [index, type] : llvm::enumerate(resultTypes)) {
-    auto shaped = cast<ShapedType>(type);
-    int64_t rank = shaped.getRank();
-    int64_t allocated = words[next], aligned = words[next + 1];
-    int64_t offset = words[next + 2];
-    ArrayRef<int64_t> sizes = words.slice(next + 3, rank);
-    ArrayRef<int64_t> strides = words.slice(next + 3 + rank, rank);
-    next += 3 + 2 * rank;
+  for (auto [index, result] :
+       llvm::enumerate(decodeResults(words, resultTypes))) {
     results.push_back(HostArgument::copyResult(
-        shaped.getElementType(), index, sizes, strides, offset,
-        reinterpret_cast<const uint8_t *>(aligned)));
+        result.elementType, index, result.sizes, result.strides, result.offset,
+        reinterpret_cast<const uint8_t *>(result.aligned)));
+    int64_t allocated = result.allocated;
     bool isArgumentView = llvm::any_of(arguments, [&](HostArgument &argument) {
       auto begin = reinterpret_cast<int64_t>(argument.getBufferBytes());
       return argument.isMemRef() && allocated >= begin &&
@@ -467,72 +411,26 @@ void takeResults(ArrayRef<int64_t> words, TypeRange resultTypes,
     std::free(reinterpret_cast<void *>(allocated));
 }
 
-/// The number of 64-bit words of the descriptors of `resultTypes`.
-size_t countResultWords(TypeRange resultTypes) {
-  size_t words = 0;
-  for (Type type : resultTypes)
-    words += 3 + 2 * cast<ShapedType>(type).getRank();
-  return words;
-}
-
 llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
                    std::vector<HostArgument> &arguments, TypeRange resultTypes,
                    std::vector<HostArgument> &results) {
-  // The C interface of a function with results takes a pointer to them (a
-  // descriptor, or a struct of descriptors) before its arguments.
   std::vector<int64_t> resultWords(countResultWords(resultTypes), 0);
-  void *resultAddress = resultWords.data();
   SmallVector<void *> packed;
-  if (!resultTypes.empty())
-    packed.push_back(&resultAddress);
   for (HostArgument &argument : arguments)
     packed.push_back(argument.getPackedArgument());
-  engine.initialize();
-  auto function = engine.lookupPacked("_mlir_ciface_" + getJitName(entry));
-  if (!function)
-    return function.takeError();
-  // arith's integer division and remainder are undefined for a zero divisor
-  // and for INT_MIN / -1; on x86 both trap. The handler jumps back here, out
-  // of the JIT-compiled code only, so no C++ frame is skipped; so does a
-  // failed run-time check.
-  struct sigaction handler = {}, previous = {};
-  handler.sa_handler = returnFromArithmeticFault;
-  sigemptyset(&handler.sa_mask);
-  sigaction(SIGFPE, &handler, &previous);
-  // (sigsetjmp may only stand alone or as a selection's condition.)
-  switch (sigsetjmp(stoppedRunReturn, /*savemask=*/1)) {
-  case 0:
-    (*function)(packed.data());
-    sigaction(SIGFPE, &previous, nullptr);
-    takeResults(resultWords, resultTypes, arguments, results);
-    return llvm::Error::success();
-  case kFailedCheck:
-    sigaction(SIGFPE, &previous, nullptr);
-    return llvm::createStringError(
-        "'" + entry +
-        "': a run-time check failed (its message is above): an op's "
-        "operands break the rules the op states, which its verifier could "
-        "not decide for dynamic sizes and strides; the run stopped before "
-        "that op");
-  default:
-    break;
-  }
-  sigaction(SIGFPE, &previous, nullptr);
-  return llvm::createStringError(
-      "'" + entry +
-      "': integer division by zero or overflow in the map body (SIGFPE): "
-      "arith's integer division and remainder are undefined for a zero "
-      "divisor and for INT_MIN / -1");
+  if (llvm::Error error = callEntry(engine, entry, packed, resultWords,
+                                    !resultTypes.empty()))
+    return error;
+  takeResults(resultWords, resultTypes, arguments, results);
+  return llvm::Error::success();
 }
 
 /// How far a GPU result may be from the CPU reference, relative to
 /// 1 + |reference|: libdevice's functions differ from the host's libm by a
 /// few ulps, and NVPTX contracts a * b + c into one fma.
-double getGpuTolerance(func::FuncOp entry, unsigned argument) {
-  auto type = dyn_cast<MemRefType>(entry.getArgumentTypes()[argument]);
-  if (!type)
+double getGpuTolerance(Type element) {
+  if (!element)
     return 0.0;
-  Type element = type.getElementType();
   if (element.isF64())
     return 1e-12;
   if (element.isF32())
@@ -563,6 +461,9 @@ int main(int argc, char **argv) {
                 "kernel family, checked against the reference lowering)");
   if (target != Target::Cuda && gpuFormat.getNumOccurrences())
     return fail("--gpu-format needs --target=cuda (the CPU runs no GPU code)");
+  if (target != Target::Cuda && gpuPath.getNumOccurrences())
+    return fail("--gpu-path needs --target=cuda (it chooses how the GPU runs "
+                "the entry)");
   if (!symbolizeBinaryFormat(gpuFormat))
     return fail("--gpu-format must be fatbin, bin or isa, not '" + gpuFormat +
                 "'");
@@ -604,25 +505,26 @@ int main(int argc, char **argv) {
   bool takesTensors =
       llvm::any_of(entry->getArgumentTypes(), llvm::IsaPred<TensorType>) ||
       llvm::any_of(resultTypes, llvm::IsaPred<TensorType>);
-  if (target == Target::Cuda && (takesTensors || !resultTypes.empty()))
+  if (target == Target::Cuda && gpuPath == GpuPath::Family &&
+      (takesTensors || !resultTypes.empty()))
     return fail("entry '" + name +
-                "' takes or returns tensors or returns memrefs; --target=cuda "
-                "runs kernel families, whose outputs are memref arguments "
-                "(tensor programs run with --target=cpu)");
+                "' takes or returns tensors or returns memrefs; "
+                "--gpu-path=family runs kernel families, whose outputs are "
+                "memref arguments (--gpu-path=pipeline runs tensor programs)");
   if (!specs.empty() && specs.size() != entry->getNumArguments())
     return fail("entry '" + name + "' takes " +
                 llvm::Twine(entry->getNumArguments()) + " arguments but " +
                 llvm::Twine(specs.size()) + " --arg were given");
 
   // Everything about the views is checked before their buffers exist: the
-  // memory they need and, on the CPU, that they broadcast and do not overlap
-  // (the runtime makes these checks for --target=cuda at each launch).
+  // memory they need and, but for kernel families (whose dispatch makes
+  // these checks at each launch), that they broadcast and do not overlap.
   auto arguments = planArguments(*entry, specs);
   if (!arguments)
     return fail(llvm::toString(arguments.takeError()));
   if (llvm::Error error = checkArgumentMemory(*arguments))
     return fail(llvm::toString(std::move(error)));
-  if (target == Target::Cpu)
+  if (target == Target::Cpu || gpuPath == GpuPath::Pipeline)
     if (llvm::Error error = checkArgumentLayouts(*entry, *arguments))
       return fail(llvm::toString(std::move(error)));
   for (HostArgument &argument : *arguments)
@@ -636,8 +538,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<CudaExecution> cuda;
   if (target == Target::Cuda) {
-    auto created =
-        CudaExecution::create(*module, name, *symbolizeBinaryFormat(gpuFormat));
+    auto created = CudaExecution::create(
+        *module, name, *symbolizeBinaryFormat(gpuFormat), gpuPath);
     if (!created)
       return fail(llvm::toString(created.takeError()));
     cuda = std::move(*created);
@@ -645,7 +547,7 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(std::move(error)));
     if (llvm::Error error = cuda->launch())
       return fail(llvm::toString(std::move(error)));
-    if (llvm::Error error = cuda->download(*arguments))
+    if (llvm::Error error = cuda->download(*arguments, results))
       return fail(llvm::toString(std::move(error)));
   } else {
     auto compiled = compile(*module, name, /*reference=*/false);
@@ -706,9 +608,11 @@ int main(int argc, char **argv) {
          llvm::zip(*arguments, *referenceArguments))
       identical &= optimized.compare(
           reference, llvm::errs(), maxMismatches,
-          cuda ? getGpuTolerance(*entry, optimized.getIndex()) : 0.0);
+          cuda ? getGpuTolerance(optimized.getElementType()) : 0.0);
     for (auto [optimized, reference] : llvm::zip(results, referenceResults))
-      identical &= optimized.compare(reference, llvm::errs(), maxMismatches);
+      identical &= optimized.compare(
+          reference, llvm::errs(), maxMismatches,
+          cuda ? getGpuTolerance(optimized.getElementType()) : 0.0);
     if (!identical)
       return fail(cuda ? "check FAILED: the GPU result differs from the CPU "
                          "reference beyond the tolerance"

@@ -296,6 +296,13 @@ def LaunchOnCurrentStreamPass
     once, instead of creating a stream, synchronizing and destroying it at
     every launch. This is how `pw-compile` and `pw-run --target=cuda` build
     host code: a call costs one driver launch, like a PyTorch operator.
+
+    The streams that host code creates for its own asynchronous GPU
+    operations (`gpu.wait async` becomes `mgpuStreamCreate`, as for the
+    allocations `pw-place-buffers-on-device` makes) become that current
+    stream as well, and the calls that would synchronize and destroy them
+    are removed: allocations, releases and launches are ordered on one
+    stream, and the function returns without waiting, like the launches.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -280,8 +280,9 @@ void buildGpuCodegenPipeline(mlir::OpPassManager &pm,
 
 /// Adds the whole GPU path, from `pointwise.map` to a `gpu.binary` and host
 /// code in the LLVM dialect, to `pm` (anchored on the module). A module with
-/// tensors is bufferized first (pw-bufferize with deallocate=false: maps
-/// write the caller's buffers, and a temporary is an error); with options
+/// tensors is bufferized first (pw-bufferize: temporaries are freed, returned
+/// buffers belong to the caller), then every buffer of host code becomes GPU
+/// memory and every copy a map (pw-place-buffers-on-device); with options
 /// that checkGpuCodegenOptions rejects, a pipeline that fails with its
 /// message.
 void buildGpuPipeline(mlir::OpPassManager &pm,

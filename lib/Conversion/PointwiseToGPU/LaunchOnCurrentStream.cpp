@@ -6,7 +6,9 @@
 //
 // Gives every stream-less gpu.launch_func the runtime's current stream, so
 // that the translation to LLVM IR emits one asynchronous launch instead of
-// a stream created, synchronized and destroyed per call.
+// a stream created, synchronized and destroyed per call; the streams that
+// host code creates for its asynchronous GPU operations (gpu.alloc,
+// gpu.dealloc) become the current stream too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,15 @@ namespace {
 
 /// The runtime function that returns the calling thread's current stream.
 constexpr llvm::StringLiteral kGetStreamName = "pwGetStream";
+/// What gpu-to-llvm makes of `gpu.wait async` and of `gpu.wait [%token]`.
+constexpr llvm::StringLiteral kStreamCreateName = "mgpuStreamCreate";
+constexpr llvm::StringLiteral kStreamSynchronizeName = "mgpuStreamSynchronize";
+constexpr llvm::StringLiteral kStreamDestroyName = "mgpuStreamDestroy";
+
+bool isCallOf(Operation *op, llvm::StringRef callee) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && call.getCallee() == callee;
+}
 
 struct LaunchOnCurrentStreamPass
     : public pointwise::impl::LaunchOnCurrentStreamPassBase<
@@ -38,7 +49,12 @@ struct LaunchOnCurrentStreamPass
           launch.getAsyncDependencies().empty())
         launches.push_back(launch);
     });
-    if (launches.empty())
+    SmallVector<LLVM::CallOp> streams;
+    module.walk([&](LLVM::CallOp call) {
+      if (isCallOf(call, kStreamCreateName))
+        streams.push_back(call);
+    });
+    if (launches.empty() && streams.empty())
       return;
     for (gpu::LaunchFuncOp launch : launches) {
       if (llvm::any_of(launch.getKernelOperands(), [](Value operand) {
@@ -77,6 +93,21 @@ struct LaunchOnCurrentStreamPass
       for (NamedAttribute attr : launch->getDiscardableAttrs())
         async->setAttr(attr.getName(), attr.getValue());
       launch.erase();
+    }
+    // A stream host code creates for its own operations is the current
+    // stream: its work is ordered with the launches, and the calls that
+    // would wait for it and destroy it go, as the launches' do.
+    for (LLVM::CallOp create : streams) {
+      for (Operation *user : llvm::make_early_inc_range(create->getUsers()))
+        if (isCallOf(user, kStreamSynchronizeName) ||
+            isCallOf(user, kStreamDestroyName))
+          user->erase();
+      builder.setInsertionPoint(create);
+      Value stream = LLVM::CallOp::create(builder, create.getLoc(), getStream,
+                                          ValueRange{})
+                         .getResult();
+      create.getResult().replaceAllUsesWith(stream);
+      create.erase();
     }
   }
 };

@@ -115,9 +115,10 @@ def BufferizePass : Pass<"pw-bufferize", "::mlir::ModuleOp"> {
 
     Without `deallocate` the pass requires that bufferization allocate
     nothing: every map writes a destination that the caller passes, and a
-    new buffer is an error at the op that needs it. `pw-gpu-pipeline` runs
-    the pass this way: the caller's buffers live in GPU memory, and the
-    pipeline does not allocate device memory for temporaries.
+    new buffer is an error at the op that needs it. That suits a compiler
+    that manages all memory itself. Both pipelines run the pass with
+    `deallocate`; `pw-gpu-pipeline` then makes the allocations GPU memory
+    (`pw-place-buffers-on-device`).
 
     ```mlir
     func.func @scale(%a: tensor<?xf32>, %s: f32) -> tensor<?xf32> {
@@ -144,6 +145,53 @@ def BufferizePass : Pass<"pw-bufferize", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def PlaceBuffersOnDevicePass
+    : Pass<"pw-place-buffers-on-device", "::mlir::ModuleOp"> {
+  let summary = "Makes the buffers of host code GPU memory, for "
+                "pw-gpu-pipeline";
+  let description = [{
+    Runs in `pw-gpu-pipeline` after `pw-bufferize`, before the maps are
+    tiled. Under that pipeline a function's code runs on the host and its
+    maps run on the GPU, so every buffer a map touches is GPU memory: the
+    caller's arguments, and every buffer the function allocates. The pass
+    rewrites the host functions (every function outside a `gpu.module`)
+    accordingly:
+
+    - `memref.alloc` becomes an asynchronous `gpu.alloc` and
+      `memref.dealloc` a `gpu.dealloc`, each on a stream of its own that a
+      `gpu.wait` then ends. With `pw-launch-on-current-stream` (the
+      pipeline's default) those streams are the runtime's current stream:
+      allocation and release are ordered with the launches that use the
+      memory (`cuMemAllocAsync`, `cuMemFreeAsync`) and nothing waits. A
+      buffer the function returns is the caller's to free (`pwFree`, or
+      `mgpuMemFree`).
+    - `memref.copy` becomes a `pointwise.map` that copies (one GPU kernel):
+      the copies bufferization makes when a value cannot be updated in
+      place, and the copies of a program.
+
+    Code that reads or writes a buffer's elements on the host
+    (`memref.load`, `memref.store`, `tensor.extract` once bufferized, any
+    op with a read or write effect on a memref), a `memref.alloca` (host
+    stack memory), and a `memref.get_global` (a host global, as constant
+    tensors become) are rejected with a diagnostic at the op: the host
+    cannot dereference GPU memory, and a kernel cannot read the host's.
+
+    ```mlir
+    %t = memref.alloc(%n) : memref<?xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %0 = gpu.wait async
+    %t, %1 = gpu.alloc async [%0] (%n) : memref<?xf32>
+    gpu.wait [%1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::pointwise::PointwiseDialect"];
 }
 
 def FuseMapsPass : Pass<"pw-fuse-maps"> {
