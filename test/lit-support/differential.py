@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import differential_gpu
+import differential_pipeline
 from differential_case import (LOWERINGS, Case, arg_specs, case_features,
                                render_module)
 from differential_generate import KNOWN_ISSUES, generate_case
@@ -421,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "pw-convert-linalg-to-pointwise), or all "
                              "(default): each in turn")
     differential_gpu.add_arguments(parser)
+    differential_pipeline.add_arguments(parser)
     args = parser.parse_args(argv)
 
     tools = Tools(args.pw_run, args.pw_opt, args.timeout)
@@ -432,6 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return differential_selftest.run(tools)
 
     indices = args.only or range(args.first, args.first + args.cases)
+    if args.pipeline_bundle:
+        return differential_pipeline.build_bundle(args, tools, indices)
     if args.mode == "tensor":
         import differential_tensor
         return differential_tensor.run(tools, args, indices)

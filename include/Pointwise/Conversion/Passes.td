@@ -41,11 +41,13 @@ def ConvertLinalgToPointwisePass : Pass<"pw-convert-linalg-to-pointwise"> {
       otherwise (`memref.subview`, `tensor.extract_slice`);
     - a memref operand whose dims are in another order than the loops,
       input or output, is permuted with `memref.transpose`, a strided view;
-    - an input of rank 0, or whose dims are all such units, becomes a
-      scalar input (`memref.load`, `tensor.extract`), as do scalar
-      operands such as `linalg.fill`'s value; scalars that the body
-      captures become scalar inputs too, and captured constants are cloned
-      into the body.
+    - an input of rank 0 stays a rank-0 input, which broadcasts to every
+      element; one whose dims are all such units becomes a rank-0 view of
+      its element (`memref.subview`, `tensor.extract_slice`). A view, not a
+      load: under `pw-gpu-pipeline` the element is in GPU memory, which the
+      host code cannot read. Scalar operands such as `linalg.fill`'s value
+      become scalar inputs; scalars that the body captures become scalar
+      inputs too, and captured constants are cloned into the body.
 
     Tensors have no transposing view: `tensor.expand_shape` and
     `tensor.extract_slice` bufferize to views, but a permutation of a tensor

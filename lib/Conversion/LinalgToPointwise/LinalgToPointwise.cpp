@@ -202,21 +202,30 @@ FailureOr<Value> expandToIterationSpace(OpBuilder &builder, Location loc,
       .getResult();
 }
 
-/// Reads the single element of a shaped value whose dims all have size 1.
-Value loadSingleElement(OpBuilder &builder, Location loc, Value shaped) {
+/// A rank-0 view of the single element of a shaped value whose dims all have
+/// size 1, which broadcasts to the whole iteration space. A view rather than
+/// a load: under pw-gpu-pipeline the value lives in GPU memory, which the
+/// host code cannot read.
+Value viewSingleElement(OpBuilder &builder, Location loc, Value shaped) {
   auto type = cast<ShapedType>(shaped.getType());
-  SmallVector<Value> indices;
-  if (type.getRank() != 0)
-    indices.assign(type.getRank(),
-                   arith::ConstantIndexOp::create(builder, loc, 0));
-  if (isa<MemRefType>(type))
-    return memref::LoadOp::create(builder, loc, shaped, indices);
-  return tensor::ExtractOp::create(builder, loc, shaped, indices);
+  if (type.getRank() == 0)
+    return shaped;
+  SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(type.getRank(), builder.getIndexAttr(1));
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    MemRefType element = memref::SubViewOp::inferRankReducedResultType(
+        {}, memref, offsets, ones, ones);
+    return memref::SubViewOp::create(builder, loc, element, shaped, offsets,
+                                     ones, ones);
+  }
+  auto element = RankedTensorType::get({}, type.getElementType());
+  return tensor::ExtractSliceOp::create(builder, loc, element, shaped, offsets,
+                                        ones, ones);
 }
 
 /// The map operand for a linalg operand indexed through `map`: a view whose
 /// dims line up with the iteration space, or, for an input that holds one
-/// element for every iteration, a scalar.
+/// element for every iteration, a rank-0 view of it.
 FailureOr<Value> alignOperand(OpBuilder &builder, Location loc, Value operand,
                               AffineMap map, ArrayRef<unsigned> loopPositions,
                               bool isInput) {
@@ -235,7 +244,7 @@ FailureOr<Value> alignOperand(OpBuilder &builder, Location loc, Value operand,
       positions.push_back(std::nullopt);
   }
   if (llvm::none_of(positions, [](auto position) { return position; }))
-    return loadSingleElement(builder, loc, view);
+    return viewSingleElement(builder, loc, view);
 
   FailureOr<Value> sorted = sortDims(builder, loc, view, positions);
   if (failed(sorted))

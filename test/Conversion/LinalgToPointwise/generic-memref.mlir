@@ -171,12 +171,11 @@ func.func @unit_dims_collapsed(%a: memref<1x1x8xf32>, %c: memref<4x8xf32>) {
   return
 }
 
-// Scalar operands, rank-0 memrefs and captured values become scalar inputs;
-// captured constants are cloned into the body.
+// Scalar operands and captured values become scalar inputs, rank-0 memrefs
+// rank-0 inputs; captured constants are cloned into the body.
 // CHECK-LABEL: func @scalars
 // CHECK-SAME: (%[[A:.*]]: memref<4xf32>, %[[S:.*]]: f32, %[[Z:.*]]: memref<f32>, %[[T:.*]]: f32, %[[C:.*]]: memref<4xf32>)
-// CHECK: %[[W:.*]] = memref.load %[[Z]][] : memref<f32>
-// CHECK-NEXT: pointwise.map ins(%[[A]], %[[S]], %[[W]], %[[T]] : memref<4xf32>, f32, f32, f32) outs(%[[C]] : memref<4xf32>)
+// CHECK: pointwise.map ins(%[[A]], %[[S]], %[[Z]], %[[T]] : memref<4xf32>, f32, memref<f32>, f32) outs(%[[C]] : memref<4xf32>)
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[V:.*]]: f32, %[[U:.*]]: f32):
 // CHECK-NEXT: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[X]], %[[TWO]] : f32

@@ -66,12 +66,11 @@ func.func @shared_permutation(%a: tensor<8x4xf32>, %b: tensor<4xf32>, %init: ten
 }
 
 // Constant-0 dims: a unit dim lines up, a dynamic one is sliced to size 1;
-// a rank-0 tensor becomes a scalar.
+// a rank-0 tensor stays an input, which broadcasts.
 // CHECK-LABEL: func @constant_zero_and_rank_0
 // CHECK-SAME: (%[[A:.*]]: tensor<4x1xf32>, %[[B:.*]]: tensor<?x8xf32>, %[[S:.*]]: tensor<f32>, %[[INIT:.*]]: tensor<4x8xf32>)
 // CHECK-NEXT: %[[ROW:.*]] = tensor.extract_slice %[[B]][0, 0] [1, 8] [1, 1] : tensor<?x8xf32> to tensor<1x8xf32>
-// CHECK-NEXT: %[[Z:.*]] = tensor.extract %[[S]][] : tensor<f32>
-// CHECK-NEXT: pointwise.map ins(%[[A]], %[[ROW]], %[[Z]] : tensor<4x1xf32>, tensor<1x8xf32>, f32) outs(%[[INIT]] : tensor<4x8xf32>)
+// CHECK-NEXT: pointwise.map ins(%[[A]], %[[ROW]], %[[S]] : tensor<4x1xf32>, tensor<1x8xf32>, tensor<f32>) outs(%[[INIT]] : tensor<4x8xf32>)
 func.func @constant_zero_and_rank_0(%a: tensor<4x1xf32>, %b: tensor<?x8xf32>, %s: tensor<f32>, %init: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>,
                                         affine_map<(d0, d1) -> (0, d1)>,
