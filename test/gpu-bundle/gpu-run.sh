@@ -10,6 +10,8 @@
 #   info       nvidia-smi -L, versions of torch, triton, compute-sanitizer
 #   test       pytest -q on test_families.py (the whole suite)
 #   differential  the differential suite's GPU cases (diff/, when bundled)
+#   pipeline-differential  every generated case through pw-gpu-pipeline
+#              (pipeline-diff/, when bundled) with the bundle's pw-run
 #   lit        the GPU lit tests (test/Integration/GPU/*.test: pw-run
 #              --target=cuda --check and --bench, JIT-compiled here) with the
 #              bundle's statically linked pw-run, through gpu_lit_runner.py
@@ -24,7 +26,10 @@
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
 #              launch is instrumented; by default only -k "not large"),
 #              then on PW_SANITIZER_DIFF_CASES (60) differential cases
-#              (sanitizer-differential) and the GPU lit tests (lit-sanitizer)
+#              (sanitizer-differential), PW_SANITIZER_PIPELINE_CASES (40)
+#              pipeline cases (sanitizer-pipeline) and the GPU lit tests
+#              (lit-sanitizer); racecheck and synccheck on the GPU lit tests
+#              (racecheck, synccheck)
 # The sanitizer runs last so that a run cut short still has the numbers.
 # A failing step does not stop the later ones; the exit status is 1 if any
 # step failed.
@@ -52,7 +57,7 @@ if [[ ! -f "$bundle/workloads.so" && ! -f "$bundle/workloads.so.xz" ]]; then
 fi
 bundle=$(cd "$bundle" && pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=",${PW_STEPS:-info,test,differential,lit,host,bench,python,bench-decorator,sanitizer,sanitizer-differential,lit-sanitizer},"
+steps=",${PW_STEPS:-info,test,differential,pipeline-differential,lit,host,bench,python,bench-decorator,sanitizer,sanitizer-differential,sanitizer-pipeline,lit-sanitizer,racecheck,synccheck},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -141,6 +146,11 @@ if [[ -d "$bundle/diff" ]]; then
   run_step differential python3 "$bundle/diff/differential_gpu_runner.py" \
     "$bundle/diff"
 fi
+if [[ -d "$bundle/pipeline-diff" && -f "$bundle/pw-run" ]]; then
+  run_step pipeline-differential python3 \
+    "$bundle/pipeline-diff/differential_pipeline_runner.py" \
+    "$bundle/pipeline-diff" --pw-run "$bundle/pw-run"
+fi
 if [[ -f "$bundle/pw-run" ]]; then
   run_step lit "${lit_runner[@]}" "${lit_tests[@]}"
 fi
@@ -178,10 +188,22 @@ if [[ -d "$bundle/diff" ]]; then
     python3 "$bundle/diff/differential_gpu_runner.py" "$bundle/diff" \
     --sanitize-subset "${PW_SANITIZER_DIFF_CASES:-60}"
 fi
+if [[ -d "$bundle/pipeline-diff" && -f "$bundle/pw-run" ]]; then
+  run_step sanitizer-pipeline python3 \
+    "$bundle/pipeline-diff/differential_pipeline_runner.py" \
+    "$bundle/pipeline-diff" --pw-run "$bundle/pw-run" \
+    --limit "${PW_SANITIZER_PIPELINE_CASES:-40}" --wrapper \
+    "$sanitizer --tool memcheck --error-exitcode 1 --print-limit 50"
+fi
 if [[ -f "$bundle/pw-run" ]]; then
   run_step lit-sanitizer "${lit_runner[@]}" --wrapper \
     "$sanitizer --tool memcheck --error-exitcode 1 --print-limit 50" \
     "${lit_tests[@]}"
+  for tool in racecheck synccheck; do
+    run_step "$tool" "${lit_runner[@]}" --wrapper \
+      "$sanitizer --tool $tool --error-exitcode 1 --print-limit 50" \
+      "${lit_tests[@]}"
+  done
 fi
 
 echo
