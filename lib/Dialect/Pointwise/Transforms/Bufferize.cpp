@@ -57,6 +57,10 @@ bool holdsTensors(ModuleOp module) {
 }
 
 void buildBufferization(OpPassManager &pm, bool deallocate) {
+  // A map whose result is then stored into a buffer
+  // (materialize_in_destination, insert_slice) writes that buffer directly
+  // instead of a new one that is copied.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   pm.addPass(bufferization::createOneShotBufferizePass(options));

@@ -104,7 +104,11 @@ def BufferizePass : Pass<"pw-bufferize", "::mlir::ModuleOp"> {
     exactly as it is, so memref modules keep their own memory management
     (their `memref.alloc`/`memref.dealloc`, their returned views).
 
-    A module with tensors goes through upstream's `one-shot-bufferize` with
+    A module with tensors goes through upstream's `eliminate-empty-tensors`
+    (a map whose result is stored into a buffer, with
+    `bufferization.materialize_in_destination` or `tensor.insert_slice`,
+    writes that buffer instead of a new one that is then copied), then
+    `one-shot-bufferize` with
     `bufferize-function-boundaries` (tensor arguments become memrefs with
     fully dynamic strided layouts, so callers may pass any view; tensor maps
     become memref maps, in place where the analysis allows), then, with
