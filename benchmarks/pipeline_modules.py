@@ -241,8 +241,8 @@ def chain_gelu9(size_log2, elem):
 
 
 def chain_bias_gelu_dropout(size_log2, elem):
-    """x[M, C] + bias[C], tanh-GELU (one op), times a keep mask (i8, passed
-    as a tensor) and 1 / (1 - p)."""
+    """x[M, C] + bias[C], tanh-GELU (one op), times a keep mask (0 or 1 as
+    i8, passed as a tensor) and 1 / (1 - p)."""
     cols = 1024
     rows = (1 << size_log2) // cols
     chain = Chain(f"bias_gelu_dropout_{elem}_{size_log2}", [rows, cols], elem)
@@ -265,11 +265,8 @@ def chain_bias_gelu_dropout(size_log2, elem):
         f"%d = arith.addf %one, %t : {e}",
         f"%h = arith.mulf %half, %a0 : {e}",
         f"%r = arith.mulf %h, %d : {e}"], [s])
-    keep = chain.op([
-        "%zero = arith.constant 0 : i8",
-        "%k = arith.cmpi ne, %a1, %zero : i8",
-        f"%none = arith.constant 0.0 : {e}",
-        f"%r = arith.select %k, %a0, %none : {e}"], [gelu, mask])
+    keep = chain.op([f"%m = arith.sitofp %a1 : i8 to {e}",
+                     f"%r = arith.mulf %a0, %m : {e}"], [gelu, mask])
     scaled = chain.op([f"%r = arith.mulf %a0, %a1 : {e}"],
                       [keep, ("1.1111111", e)])
     return chain.finish(scaled), chain.ops

@@ -59,6 +59,7 @@ build=$(cd "${1:-$root/build}" && pwd)
 bundle="$root/gpu-bundle"
 staging="$root/gpu-bundle.tmp"
 pwc="$build/bin/pw-compile"
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-22/bin}
 runtime="$build/lib/libPointwiseRuntime.so"
 max_mib=${PW_BUNDLE_MAX_MIB:-60}
 compiler="$build/lib/libPointwiseCStatic.so"
@@ -148,6 +149,30 @@ say "g++ benchmarks/host_overhead.cpp -> host_overhead"
 g++ -O2 -std=c++17 -Wall -I"$root/include" "$root/benchmarks/host_overhead.cpp" \
   -o "$staging/host_overhead" -L"$staging" -l:workloads.so -lPointwiseRuntime \
   -Wl,-rpath,'$ORIGIN'
+
+# The embedder's path: static-shape programs and fused chains compiled by
+# pw-gpu-pipeline into shared libraries (benchmarks/pipeline_bench.py).
+say "pw-gpu-pipeline: benchmarks/pipeline_modules.py -> pipeline_workloads.so, pipeline_chains.so"
+python3 "$root/benchmarks/pipeline_modules.py" --emit "$staging/.pipeline"
+for name in workloads_static chains; do
+  (
+    set -e
+    cd "$staging/.pipeline"
+    passes=(--pw-gpu-pipeline="chip=sm_90 format=fatbin launch-on-current-stream=1")
+    [[ $name == chains ]] && passes=(--pw-fuse-maps --canonicalize "${passes[@]}")
+    "$build/bin/pw-opt" "$name.mlir" "${passes[@]}" -o "$name.llvm.mlir"
+    "$llvm_bin/mlir-translate" --mlir-to-llvmir "$name.llvm.mlir" -o "$name.ll"
+    "$llvm_bin/llc" -O2 -relocation-model=pic -filetype=obj "$name.ll" -o "$name.o"
+  ) || { say "compiling $name.mlir with pw-gpu-pipeline failed" >&2; exit 1; }
+done
+# shellcheck disable=SC2016  # a literal $ORIGIN for the linker
+g++ -shared -o "$staging/pipeline_workloads.so" "$staging/.pipeline/workloads_static.o" \
+  -L"$staging" -lPointwiseRuntime -Wl,-rpath,'$ORIGIN'
+# shellcheck disable=SC2016
+g++ -shared -o "$staging/pipeline_chains.so" "$staging/.pipeline/chains.o" \
+  -L"$staging" -lPointwiseRuntime -Wl,-rpath,'$ORIGIN'
+rm -rf "$staging/.pipeline"
+cp "$root/benchmarks/pipeline_bench.py" "$root/benchmarks/pipeline_modules.py" "$staging/"
 
 if [[ -f "$compiler" ]]; then
   say "compressing $compiler -> libPointwiseC.so.xz (a minute or two)"

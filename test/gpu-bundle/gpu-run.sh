@@ -18,6 +18,9 @@
 #   host       host_overhead: host µs per cached C++ call (no Python)
 #   bench      gpu_bench.py: the 13 workloads vs eager and Inductor
 #              (writes $OUT/bench.json)
+#   bench-pipeline  pipeline_bench.py: the workloads as pw-gpu-pipeline
+#              modules vs the families, and fused chains vs eager, Inductor
+#              and FlagGems (writes $OUT/pipeline_bench.json)
 #   python     pytest on pytests/ (the @pw.pointwise tests, CPU and GPU),
 #              compiling with libPointwiseC.so (unpacked from its .xz); with
 #              CuPy when test/gpu-bundle/gpu-cupy.sh installed it ($PW_CUPY_SITE)
@@ -57,7 +60,7 @@ if [[ ! -f "$bundle/workloads.so" && ! -f "$bundle/workloads.so.xz" ]]; then
 fi
 bundle=$(cd "$bundle" && pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=",${PW_STEPS:-info,test,differential,pipeline-differential,lit,host,bench,python,bench-decorator,sanitizer,sanitizer-differential,sanitizer-pipeline,lit-sanitizer,racecheck,synccheck},"
+steps=",${PW_STEPS:-info,test,differential,pipeline-differential,lit,host,bench,bench-pipeline,python,bench-decorator,sanitizer,sanitizer-differential,sanitizer-pipeline,lit-sanitizer,racecheck,synccheck},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -161,6 +164,13 @@ export POINTWISE_CACHE_DIR=${POINTWISE_CACHE_DIR:-/tmp/pointwise-cache}
 # shellcheck disable=SC2086
 run_step bench python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
   ${PW_BENCH_ARGS:-}
+flaggems_dir=""
+[[ -d "$bundle/flaggems/flag_gems" ]] && flaggems_dir="$bundle/flaggems"
+# shellcheck disable=SC2086
+run_step bench-pipeline python3 "$bundle/pipeline_bench.py" \
+  --workloads-lib "$bundle/pipeline_workloads.so" \
+  --chains-lib "$bundle/pipeline_chains.so" --families "$bundle/workloads.so" \
+  ${flaggems_dir:+--flaggems "$flaggems_dir"} ${PW_PIPELINE_BENCH_ARGS:-}
 # CuPy, where test/gpu-bundle/gpu-cupy.sh installed it (no network here).
 cupy_site=${PW_CUPY_SITE:-/tmp/cupy-site}
 if [[ -d "$cupy_site/cupy" ]]; then
