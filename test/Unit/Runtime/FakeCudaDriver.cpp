@@ -372,6 +372,25 @@ CUresult cuMemFree_v2(unsigned long long pointer) {
   return kSuccess;
 }
 
+CUresult cuMemAllocAsync(unsigned long long *pointer, size_t bytes,
+                         void *stream) {
+  FAKE_INJECT("cuMemAllocAsync");
+  CUresult result = cuMemAlloc_v2(pointer, bytes);
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.asyncAllocations;
+  state.lastAllocationStream = stream;
+  return result;
+}
+
+CUresult cuMemFreeAsync(unsigned long long pointer, void *stream) {
+  FAKE_INJECT("cuMemFreeAsync");
+  std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(pointer)));
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.asyncFrees;
+  state.lastAllocationStream = stream;
+  return kSuccess;
+}
+
 CUresult cuMemcpyAsync(unsigned long long to, unsigned long long from,
                        size_t bytes, void * /*stream*/) {
   FAKE_INJECT("cuMemcpyAsync");

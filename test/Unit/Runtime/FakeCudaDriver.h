@@ -74,6 +74,10 @@ struct FakeCudaState {
   /// memory.
   int staticSharedBytes = 0;
   int liveStreams = 0;
+  /// Stream-ordered allocations and releases, and the stream of the last.
+  int asyncAllocations = 0;
+  int asyncFrees = 0;
+  void *lastAllocationStream = nullptr;
   int liveEvents = 0;
   unsigned lastStreamFlags = 0;
   unsigned lastEventFlags = 0;

@@ -312,6 +312,35 @@ TEST(FakeDriverTest, DriverErrorsAreTranslated) {
                            "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
 }
 
+// Host code that allocates on a stream (pw-place-buffers-on-device's
+// gpu.alloc on the current stream) gets stream-ordered memory.
+TEST(FakeDriverTest, AllocationsOnAStreamAreStreamOrdered) {
+  FakeCudaState &state = *fake().state;
+  pwStream stream = nullptr;
+  ASSERT_EQ(pwStreamCreate(&stream), PW_SUCCESS);
+  int allocations = state.asyncAllocations, frees = state.asyncFrees;
+  auto *words = static_cast<uint32_t *>(mgpuMemAlloc(64, stream, false));
+  ASSERT_NE(words, nullptr);
+  EXPECT_EQ(state.asyncAllocations, allocations + 1);
+  EXPECT_EQ(state.lastAllocationStream, static_cast<void *>(stream));
+  mgpuMemFree(words, stream);
+  EXPECT_EQ(state.asyncFrees, frees + 1);
+  // Without a stream, as before: cuMemAlloc and cuMemFree.
+  void *plain = mgpuMemAlloc(64, nullptr, false);
+  ASSERT_NE(plain, nullptr);
+  mgpuMemFree(plain, nullptr);
+  EXPECT_EQ(state.asyncAllocations, allocations + 1);
+  EXPECT_EQ(state.asyncFrees, frees + 1);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS);
+  // A failing stream-ordered allocation is pending, like the others.
+  fake().failNext("cuMemAllocAsync", 2);
+  EXPECT_EQ(mgpuMemAlloc(64, stream, false), nullptr);
+  EXPECT_EQ(pwTakePendingError(), PW_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(lastMessage(), "mgpuMemAlloc: cuMemAllocAsync failed: "
+                           "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+  EXPECT_EQ(pwStreamDestroy(stream), PW_SUCCESS);
+}
+
 const char kPtx[] = "// fake PTX\n.entry add(\n.entry mul(\n";
 
 TEST(FakeDriverTest, ModulesLoadLazilyOnceAndCacheFunctions) {
