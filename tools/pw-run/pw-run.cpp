@@ -636,6 +636,9 @@ int main(int argc, char **argv) {
     int64_t bytes = 0;
     for (const HostArgument &argument : *arguments)
       bytes += argument.getViewBytes();
+    // Returned tensors are written once each.
+    for (const HostArgument &result : results)
+      bytes += result.getViewBytes();
     double bandwidth = bytes / *median;
     llvm::outs() << llvm::format(
         "bench: %s, %s: %u launches, median %.3f us, %.1f GB/s = %.1f %% of "
@@ -659,6 +662,9 @@ int main(int argc, char **argv) {
     int64_t bytes = 0;
     for (const HostArgument &argument : *arguments)
       bytes += argument.getViewBytes();
+    // Returned tensors are written once each.
+    for (const HostArgument &result : results)
+      bytes += result.getViewBytes();
     llvm::outs() << llvm::format("bench: %u calls, median %.3f us, %.2f GB/s "
                                  "effective (%lld bytes moved per call)\n",
                                  benchIterations.getValue(), median * 1e6,
