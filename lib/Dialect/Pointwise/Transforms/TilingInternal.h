@@ -145,7 +145,10 @@ struct TilePlacement {
 };
 
 /// Emits the code of one map: host-side preparation at construction, then
-/// the per-thread code of a strategy.
+/// the per-thread code of a strategy. Index arithmetic folds as it is built,
+/// so that what the types know (static sizes, strides and offsets) stays a
+/// constant, which pw-lower-to-gpu makes an immediate of the kernel rather
+/// than a parameter.
 class KernelEmitter {
 public:
   KernelEmitter(mlir::OpBuilder &builder, MapOp map, mlir::Type indexType)
@@ -165,30 +168,31 @@ private:
         builder, loc, builder.getIntegerAttr(indexType, value));
   }
   mlir::Value toIndexType(mlir::Value index) {
-    return index.getType() == indexType ? index
-                                        : mlir::arith::IndexCastOp::create(
-                                              builder, loc, indexType, index);
+    return index.getType() == indexType
+               ? index
+               : builder.createOrFold<mlir::arith::IndexCastOp>(loc, indexType,
+                                                                index);
   }
   mlir::Value toIndex(mlir::Value value) {
     return value.getType().isIndex()
                ? value
-               : mlir::arith::IndexCastOp::create(
-                     builder, loc, builder.getIndexType(), value);
+               : builder.createOrFold<mlir::arith::IndexCastOp>(
+                     loc, builder.getIndexType(), value);
   }
   mlir::Value add(mlir::Value a, mlir::Value b) {
-    return mlir::arith::AddIOp::create(builder, loc, a, b);
+    return builder.createOrFold<mlir::arith::AddIOp>(loc, a, b);
   }
   mlir::Value mul(mlir::Value a, mlir::Value b) {
-    return mlir::arith::MulIOp::create(builder, loc, a, b);
+    return builder.createOrFold<mlir::arith::MulIOp>(loc, a, b);
   }
   mlir::Value divide(mlir::Value a, mlir::Value b) {
-    return mlir::arith::DivUIOp::create(builder, loc, a, b);
+    return builder.createOrFold<mlir::arith::DivUIOp>(loc, a, b);
   }
   mlir::Value remainder(mlir::Value a, mlir::Value b) {
-    return mlir::arith::RemUIOp::create(builder, loc, a, b);
+    return builder.createOrFold<mlir::arith::RemUIOp>(loc, a, b);
   }
   mlir::Value bothTrue(mlir::Value a, mlir::Value b) {
-    return mlir::arith::AndIOp::create(builder, loc, a, b);
+    return builder.createOrFold<mlir::arith::AndIOp>(loc, a, b);
   }
   /// A loop from 0 to `upperBound` mapped to `processor`, with the
   /// insertion point moved into it.
@@ -206,12 +210,12 @@ private:
   /// beyond the end, shifted by the head, reach total + perBlock + head) is
   /// out of range rather than negative and in range.
   mlir::Value lessThan(mlir::Value a, mlir::Value b) {
-    return mlir::arith::CmpIOp::create(builder, loc,
-                                       mlir::arith::CmpIPredicate::ult, a, b);
+    return builder.createOrFold<mlir::arith::CmpIOp>(
+        loc, mlir::arith::CmpIPredicate::ult, a, b);
   }
   mlir::Value equal(mlir::Value a, mlir::Value b) {
-    return mlir::arith::CmpIOp::create(builder, loc,
-                                       mlir::arith::CmpIPredicate::eq, a, b);
+    return builder.createOrFold<mlir::arith::CmpIOp>(
+        loc, mlir::arith::CmpIPredicate::eq, a, b);
   }
   mlir::Value isMultiple(mlir::Value value, int64_t of) {
     return equal(remainder(value, constant(of)), constant(0));

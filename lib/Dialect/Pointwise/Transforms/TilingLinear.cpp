@@ -30,8 +30,8 @@ Value KernelEmitter::computeHostVectorCondition() {
   // row aligned, so no head.
   bool peelHead = sizes.size() == 1;
   if (sizes.size() > 1)
-    ok = arith::AndIOp::create(builder, loc, ok,
-                               isMultiple(sizes.back(), vectorWidth));
+    ok = builder.createOrFold<arith::AndIOp>(
+        loc, ok, isMultiple(sizes.back(), vectorWidth));
   // Outputs first: with run-time strides, the head aligns the first output.
   auto memrefs = llvm::concat<Value>(map.getOutputs(), map.getInputs());
   auto operands = llvm::concat<FlatOperand>(outputs, inputs);
@@ -72,11 +72,10 @@ Value KernelEmitter::computeHostVectorCondition() {
     operand.vectorFlag =
         bothTrue(aligned, equal(operand.strides.back(), constant(1)));
   }
-  head = peelHead
-             ? remainder(arith::SubIOp::create(
-                             builder, loc, constant(vectorWidth), misalignment),
-                         constant(vectorWidth))
-             : constant(0);
+  head = peelHead ? remainder(builder.createOrFold<arith::SubIOp>(
+                                  loc, constant(vectorWidth), misalignment),
+                              constant(vectorWidth))
+                  : constant(0);
   return ok;
 }
 
@@ -246,7 +245,7 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
       unroll * (strategy == Strategy::Linear ? vectorWidth : 1);
   Value perBlock = constant(blockSize * elementsPerThread);
   Value grid =
-      toIndex(arith::CeilDivUIOp::create(builder, loc, total, perBlock));
+      toIndex(builder.createOrFold<arith::CeilDivUIOp>(loc, total, perBlock));
 
   // CUDA rejects empty grids: an empty iteration space launches nothing.
   Value nonEmpty = lessThan(constant(0), total);
@@ -271,11 +270,11 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
       linears.push_back(add(
           first, add(mul(add(base, constant(step)), blockThreads), thread)));
     Value blockEnd = add(first, mul(add(block, constant(1)), perBlock));
-    auto ifFull = scf::IfOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, blockEnd,
-                              total),
-        /*withElseRegion=*/true);
+    auto ifFull =
+        scf::IfOp::create(builder, loc,
+                          builder.createOrFold<arith::CmpIOp>(
+                              loc, arith::CmpIPredicate::ule, blockEnd, total),
+                          /*withElseRegion=*/true);
     OpBuilder::InsertionGuard paths(builder);
     builder.setInsertionPointToStart(ifFull.thenBlock());
     emitScalarElements(linears);
@@ -298,8 +297,8 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
     // the first block; everything after it is shifted by the head.
     auto ifHead = scf::IfOp::create(
         builder, loc,
-        bothTrue(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                       block, constant(0)),
+        bothTrue(builder.createOrFold<arith::CmpIOp>(
+                     loc, arith::CmpIPredicate::eq, block, constant(0)),
                  lessThan(thread, head)));
     {
       OpBuilder::InsertionGuard headPath(builder);
@@ -309,8 +308,8 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
     // A block whose chunks are all in range takes the unguarded vector
     // code; the last, partial block takes the scalar code.
     Value blockEnd = add(mul(add(block, constant(1)), perBlock), head);
-    Value full = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
-                                       blockEnd, total);
+    Value full = builder.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ule, blockEnd, total);
     auto ifFull =
         scf::IfOp::create(builder, loc, full, /*withElseRegion=*/true);
     builder.setInsertionPointToStart(ifFull.thenBlock());

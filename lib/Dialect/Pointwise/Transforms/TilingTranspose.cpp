@@ -255,9 +255,9 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
   tiles.vectorWidth = chooseTransposeVectorWidth(tileEdge);
   Value edge = constant(tileEdge);
   Value tilesAlongP =
-      arith::CeilDivUIOp::create(builder, loc, sizes[transposedDim], edge);
+      builder.createOrFold<arith::CeilDivUIOp>(loc, sizes[transposedDim], edge);
   Value tilesAlongL =
-      arith::CeilDivUIOp::create(builder, loc, sizes[tiles.last], edge);
+      builder.createOrFold<arith::CeilDivUIOp>(loc, sizes[tiles.last], edge);
   SmallVector<int64_t> batchDims;
   Value batch = constant(1);
   for (int64_t dim = 0; dim < tiles.last; ++dim)
@@ -325,10 +325,11 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
   }
   // The interior tiles, all but those at the high edges, need no bounds
   // checks; with the vector path safe they move whole vectors.
-  tiles.full = bothTrue(
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+  tiles.full = bothTrue(builder.createOrFold<arith::CmpIOp>(
+                            loc, arith::CmpIPredicate::ule,
                             add(tiles.firstP, edge), sizes[transposedDim]),
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                        builder.createOrFold<arith::CmpIOp>(
+                            loc, arith::CmpIPredicate::ule,
                             add(tiles.firstL, edge), sizes[tiles.last]));
 
   // Each pass is a thread loop of kTileThreads threads with three paths:
