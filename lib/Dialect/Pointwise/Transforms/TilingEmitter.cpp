@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace pointwise;
@@ -72,10 +73,31 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
          llvm::concat<FlatOperand>(inputs, outputs))
       if (operand.flat && operand.vectorized)
         widest = std::max(widest, getElementByteWidth(operand.elementType));
-    vectorWidth = std::max<int64_t>(1, vectorBytes / widest);
+    vectorWidth = fitVectorWidthToStaticLayout(
+        std::max<int64_t>(1, vectorBytes / widest));
     vectorCondition = computeHostVectorCondition();
   }
   return success();
+}
+
+// A width the static layout rules out would only leave a vector path that
+// never runs (docs/Performance.md, row `static-vector-width`).
+int64_t KernelEmitter::fitVectorWidthToStaticLayout(int64_t width) const {
+  auto rulesOut = [](Value value, int64_t width) {
+    std::optional<int64_t> constant = getConstantIntValue(value);
+    return constant && *constant % width != 0;
+  };
+  for (; width > 1; width /= 2) {
+    bool ruledOut = sizes.size() > 1 && rulesOut(sizes.back(), width);
+    for (const FlatOperand &operand :
+         llvm::concat<const FlatOperand>(inputs, outputs))
+      if (operand.flat && operand.vectorized)
+        for (Value stride : ArrayRef(operand.strides).drop_back())
+          ruledOut = ruledOut || rulesOut(stride, width);
+    if (!ruledOut)
+      break;
+  }
+  return width;
 }
 
 /// The vector path reads whole vectors at aligned addresses inside one row:
@@ -85,6 +107,8 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
 Value KernelEmitter::computeMisalignment(Value memref,
                                          const FlatOperand &operand,
                                          int64_t width) {
+  if (width == 1)
+    return constant(0);
   int64_t bytes = getElementByteWidth(operand.elementType);
   Value pointer = toIndexType(
       memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref));

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -294,13 +295,14 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
     OpBuilder::InsertionGuard vectorPath(builder);
     builder.setInsertionPointToStart(ifVector.thenBlock());
     // The head, fewer elements than a vector, goes to the first threads of
-    // the first block; everything after it is shifted by the head.
-    auto ifHead = scf::IfOp::create(
-        builder, loc,
-        bothTrue(builder.createOrFold<arith::CmpIOp>(
-                     loc, arith::CmpIPredicate::eq, block, constant(0)),
-                 lessThan(thread, head)));
-    {
+    // the first block; everything after it is shifted by the head (none at
+    // rank 2 and more).
+    if (!isConstantIntValue(head, 0)) {
+      auto ifHead = scf::IfOp::create(
+          builder, loc,
+          bothTrue(builder.createOrFold<arith::CmpIOp>(
+                       loc, arith::CmpIPredicate::eq, block, constant(0)),
+                   lessThan(thread, head)));
       OpBuilder::InsertionGuard headPath(builder);
       builder.setInsertionPointToStart(ifHead.thenBlock());
       emitGuardedScalarElement(thread);
