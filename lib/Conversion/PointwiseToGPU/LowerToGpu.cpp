@@ -293,7 +293,8 @@ struct LowerToGpuPass
           attrs.emplace_back(name, attr);
     });
     // Constants, static sizes, strides and offsets among them (pw-tile folds
-    // what the types know), are immediates of the kernel, not parameters.
+    // what the types know), are immediates of the kernel, not parameters
+    // (docs/Performance.md, row `static-immediates`).
     WalkResult sunk = getOperation()->walk([](gpu::LaunchOp launch) {
       if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *op) {
             return op->hasTrait<OpTrait::ConstantLike>();

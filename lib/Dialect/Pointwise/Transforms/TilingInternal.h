@@ -148,7 +148,7 @@ struct TilePlacement {
 /// the per-thread code of a strategy. Index arithmetic folds as it is built,
 /// so that what the types know (static sizes, strides and offsets) stays a
 /// constant, which pw-lower-to-gpu makes an immediate of the kernel rather
-/// than a parameter.
+/// than a parameter (docs/Performance.md, row `static-immediates`).
 class KernelEmitter {
 public:
   KernelEmitter(mlir::OpBuilder &builder, MapOp map, mlir::Type indexType)
