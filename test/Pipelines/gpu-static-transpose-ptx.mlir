@@ -52,3 +52,23 @@ func.func @nchw_plus_nhwc(%a: memref<8x64x56x56xf32>, %b: memref<8x64x56x56xf32,
   }
   return
 }
+
+// -----
+
+// Dynamic sizes, static unit strides: the input contiguous along dim 0 is
+// still staged through a tile; sizes and strides the types leave unknown
+// are parameters.
+// CHECK-LABEL: .visible .entry unit_stride_of_dynamic_dims_kernel(
+// CHECK: .param .u64 unit_stride_of_dynamic_dims_kernel_param_
+// CHECK: .shared .align 4 .b8 __wg_unit_stride_of_dynamic_dims_kernel_0[16640];
+// CHECK: bar.sync 0;
+// CHECK: ld.shared.b32
+// CHECK: st.global.v4.b32
+func.func @unit_stride_of_dynamic_dims(%a: memref<?x?xf32, strided<[1, ?]>>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  pointwise.map ins(%a, %b : memref<?x?xf32, strided<[1, ?]>>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}

@@ -88,3 +88,27 @@ func.func @static_transpose(%a: memref<1024x1024xf32, strided<[1, 1024]>>, %b: m
   }
   return
 }
+
+// -----
+
+// A static unit stride along a dim of dynamic size stays a unit stride for
+// the strategy choice: pw-canonicalize-broadcast writes it as
+// `size == 1 ? 0 : 1`, which pw-tile reads as 1 unless the dim broadcasts.
+// The input is staged through a tile; the tile's vector path also checks at
+// run time that the stride is 1 (it is 0 where the input broadcasts).
+// CHECK-LABEL: func @unit_stride_of_dynamic_dim_is_transposed
+// CHECK: %[[ISONE:.*]] = arith.cmpi eq, %{{.*}}, %c1 : index
+// CHECK: %[[STRIDE:.*]] = arith.select %[[ISONE]], %c0{{.*}}, %c1{{.*}} : index
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %arg0 {{.*}} strides: [%[[STRIDE]], %{{.*}}]
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW]]
+// CHECK: memref.alloca() {pointwise.block_local} : memref<64x65xf32>
+// CHECK: arith.cmpi eq, %[[STRIDES]]#0, %c1{{.*}} : index
+// CHECK: pointwise.strategy = "transpose"
+func.func @unit_stride_of_dynamic_dim_is_transposed(%a: memref<?x?xf32, strided<[1, ?]>>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  pointwise.map ins(%a, %b : memref<?x?xf32, strided<[1, ?]>>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %0 = arith.addf %x, %y : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}

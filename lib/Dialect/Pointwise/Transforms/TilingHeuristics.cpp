@@ -16,18 +16,41 @@
 #include "Pointwise/Layout/IndexWidth.h"
 #include "Pointwise/Layout/TransposeDetection.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 using namespace mlir;
 using namespace pointwise;
 using namespace pointwise::tiling;
 
 namespace {
 
-/// The static strides of a memref operand, or nothing for a scalar.
+/// The constant stride `stride` has unless its dim broadcasts: the stride
+/// `size == 1 ? 0 : constant` pw-canonicalize-broadcast gives a dim whose
+/// size is known only at run time.
+std::optional<int64_t> getStrideUnlessBroadcast(Value stride) {
+  auto select = stride.getDefiningOp<arith::SelectOp>();
+  if (!select || !isConstantIntValue(select.getTrueValue(), 0))
+    return std::nullopt;
+  return getConstantIntValue(select.getFalseValue());
+}
+
+/// The static strides of a memref operand, or nothing for a scalar. A dim
+/// that broadcasts only when its size is 1 at run time counts with the
+/// stride it has otherwise, so that a static unit stride is still seen as
+/// one; the strategies check such strides when the kernel runs before
+/// relying on them.
 std::optional<SmallVector<int64_t>> getStaticStrides(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
   if (!type)
     return std::nullopt;
-  return type.getStridesAndOffset().first;
+  SmallVector<int64_t> strides = type.getStridesAndOffset().first;
+  if (auto cast = value.getDefiningOp<memref::ReinterpretCastOp>())
+    for (auto [stride, mixed] : llvm::zip(strides, cast.getMixedStrides()))
+      if (auto dynamic = dyn_cast<Value>(mixed);
+          dynamic && ShapedType::isDynamic(stride))
+        stride = getStrideUnlessBroadcast(dynamic).value_or(stride);
+  return strides;
 }
 
 static_assert(layout::kUnknownStride == ShapedType::kDynamic,

@@ -69,6 +69,11 @@ Value KernelEmitter::computeTransposeVectorCondition(
         safe = bothTrue(safe, isMultiple(stride, tiles.vectorWidth));
     if (!staged && operand.lastStrideIsDynamic)
       safe = bothTrue(safe, equal(operand.strides.back(), constant(1)));
+    // A staged input's stride along P is 1 unless P broadcasts at run time
+    // (see isTransposedInput); a constant 1 folds away.
+    if (staged)
+      safe = bothTrue(safe,
+                      equal(operand.strides[tiles.transposedDim], constant(1)));
   }
   return safe;
 }
