@@ -71,9 +71,13 @@ func.func @scale_f16(%x: memref<?xf16>, %c: memref<?xf16>) {
 
 // -----
 
-// A small static strided slice (general strategy): index math in 32 bits.
+// A small static strided slice (general strategy): index math in 32 bits,
+// static strides as immediates (the kernel takes the three pointers only).
 // CHECK-LABEL: .visible .entry add_strided_slice_small_kernel(
-// CHECK: .param .u32 add_strided_slice_small_kernel_param_0,
+// CHECK-NEXT: .param .u64 .ptr .align 1 add_strided_slice_small_kernel_param_0,
+// CHECK-NEXT: .param .u64 .ptr .align 1 add_strided_slice_small_kernel_param_1,
+// CHECK-NEXT: .param .u64 .ptr .align 1 add_strided_slice_small_kernel_param_2
+// CHECK-NEXT: )
 // CHECK-NOT: mul.lo.s64
 // CHECK-NOT: div.u64
 // CHECK: ld.global.L1::evict_last.L2::cache_hint.b32

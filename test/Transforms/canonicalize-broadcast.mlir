@@ -129,3 +129,19 @@ func.func @broadcast_resolved_by_the_caller(
   }
   return
 }
+
+// An input that is also the output has the iteration shape: its static unit
+// stride stays static (no run-time size-1 select).
+// CHECK-LABEL: func @in_place_keeps_static_strides
+// CHECK-NOT: arith.select
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: pointwise.map ins(%arg0 : memref<?x?xf32, strided<[?, 1]>>) outs(%arg0 : memref<?x?xf32, strided<[?, 1]>>)
+func.func @in_place_keeps_static_strides(%x: memref<?x?xf32, strided<[?, 1]>>) {
+  pointwise.map ins(%x : memref<?x?xf32, strided<[?, 1]>>)
+                outs(%x : memref<?x?xf32, strided<[?, 1]>>) {
+  ^bb0(%a: f32):
+    %0 = arith.addf %a, %a : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}

@@ -92,7 +92,7 @@ func.func @half_precision_computes_in_f32(%a: memref<?xf16>, %c: memref<?xf16>) 
 
 // An empty iteration space launches nothing.
 // CHECK-LABEL: func @empty_iteration_space_is_guarded
-// CHECK: %[[NONEMPTY:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}}
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}}
 // CHECK: scf.if %[[NONEMPTY]] {
 // CHECK-NOT: }
 // CHECK: scf.parallel

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -291,6 +292,18 @@ struct LowerToGpuPass
         if (Attribute attr = launch->getAttr(name))
           attrs.emplace_back(name, attr);
     });
+    // Constants, static sizes, strides and offsets among them (pw-tile folds
+    // what the types know), are immediates of the kernel, not parameters
+    // (docs/Performance.md, row `static-immediates`).
+    WalkResult sunk = getOperation()->walk([](gpu::LaunchOp launch) {
+      if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *op) {
+            return op->hasTrait<OpTrait::ConstantLike>();
+          })))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (sunk.wasInterrupted())
+      return signalPassFailure();
     OpPassManager outlining(ModuleOp::getOperationName());
     outlining.addPass(createGpuKernelOutliningPass());
     if (failed(runPipeline(outlining, getOperation())))

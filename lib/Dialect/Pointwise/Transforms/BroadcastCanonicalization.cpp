@@ -237,6 +237,9 @@ void pointwise::canonicalizeBroadcastInputs(RewriterBase &rewriter, MapOp map) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (!type)
       continue;
+    // An input that is also an output (in place) has the iteration shape.
+    if (llvm::is_contained(map.getOutputs(), operand.get()))
+      continue;
     SmallVector<OpFoldResult> knownSizes = getKnownSizes(operand.get());
     SmallVector<DimRewrite> plan =
         planRewrite(type, knownSizes, iteration, resolved);

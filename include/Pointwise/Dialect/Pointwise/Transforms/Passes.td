@@ -23,8 +23,12 @@ def CanonicalizeBroadcastPass : Pass<"pw-canonicalize-broadcast"> {
     - a dim of static size 1 that broadcasts gets stride 0;
     - a dim of dynamic size gets the stride `size == 1 ? 0 : stride`, chosen
       at run time, so an input that turns out to be of size 1 broadcasts.
+      This is the only case where a static stride becomes dynamic, and the
+      only one where it must: whether the dim broadcasts is known only at
+      run time.
 
-    Scalars, outputs and inputs already in canonical form are left alone;
+    Scalars, outputs, inputs that are also outputs (in place) and inputs
+    already in canonical form are left alone, static strides included;
     running the pass twice changes nothing.
 
     Example:
@@ -380,6 +384,12 @@ def TilePass : Pass<"pw-tile"> {
     option for dynamic ones), 64 otherwise. With 32 bits, divisions of the
     linear index by run-time sizes use a magic multiplier and shift the
     host computes once per size (multiply-high, add, shift per thread).
+    The index arithmetic folds as it is built: static sizes, strides and
+    offsets stay constants (which `pw-lower-to-gpu` turns into immediates
+    of the kernel), checks the types decide are decided at compile time,
+    and where a layout is static the linear strategy's vector is the
+    widest its rows allow, so that the host checks only the pointers'
+    alignment, once per launch.
 
     The scalar body is cloned once per element; f16 and bf16 values are
     computed in f32 and rounded once when stored.
@@ -387,7 +397,8 @@ def TilePass : Pass<"pw-tile"> {
     What the pass decides by itself (`strategy=auto`, options at 0) follows
     docs/Performance.md, whose rows give the measurement or reason behind
     each choice: the strategy (row `transpose-detection`); the linear
-    strategy's threads per block and vector bytes (row `linear-shape`), its
+    strategy's threads per block and vector bytes (row `linear-shape`,
+    narrowed on static layouts by row `static-vector-width`), its
     unroll (row `linear-unroll`), its cap of 16 elements in flight per
     thread (row `elements-in-flight`) and its grid (row `linear-grid`); the
     transpose strategy's 64 x 64 tiles of 256 threads (row
