@@ -10,9 +10,10 @@
  * linker or toolkit, e.g. the Python package through ctypes, gets a
  * `pwFamily` table to call `pwFamilyLaunch` on (Pointwise/Runtime/Runtime.h).
  *
- * A compiled library can be saved (LLVM bitcode of the host code, with the
- * GPU binaries embedded) and loaded again without running the compiler:
- * the on-disk cache of the Python package is made of such files.
+ * A compiled library can be saved (its host code as a relocatable object,
+ * with the GPU binaries embedded) and loaded again without compiling
+ * anything: loading links the object. The on-disk cache of the Python
+ * package is made of such files.
  *
  * Every function that can fail returns a pwStatus and leaves a message for
  * pwcGetLastError(): MLIR diagnostics with their locations, or the reason.
