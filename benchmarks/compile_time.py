@@ -8,7 +8,9 @@
    (Python -> MLIR), compile (pwcCompile: MLIR passes, LLVM NVPTX, PTX ->
    cubin where the format asks for it, host object), save (pwcSave and its
    hash), load (disk cache: hash and pwcLoad), and launch (the first call's
-   remainder: layout dispatch, GPU module load, kernel, synchronization).
+   remainder: layout dispatch, GPU module load (with PTX, the format used
+   where no ptxas is found, the driver's JIT of the one variant launched),
+   kernel, synchronization).
    With a CUDA device (PyTorch) the call runs on it; without one, the
    family is compiled for ``--chip`` exactly as a first call compiles it,
    and nothing is launched.
@@ -220,8 +222,10 @@ def pw_compile_table(args, tool):
             def passes(w, r):
                 return sum(v for k, v in r.items()
                            if k not in HOST_ROWS and k not in (
-                               "GpuModuleToBinaryPass", "Total", "Rest")
-                           and not k.startswith("(A)"))
+                               "GpuModuleToBinaryPass", "Total", "Rest",
+                               "root") and not k.startswith("(A)")
+                           and not k.endswith("Pipeline")
+                           and not k.startswith("Pipeline Collection"))
 
             wall = med("fatbin", lambda w, r: w)
             binary = med("fatbin",
@@ -276,6 +280,7 @@ def main():
                         "one Python finds)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.package = os.path.abspath(args.package)
     if args.child is not None:
         child(args.child, args.device, args.chip)
         return
