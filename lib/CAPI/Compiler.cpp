@@ -43,7 +43,8 @@ struct pwcLibrary {
 
 namespace {
 
-/// A saved library: the magic, the compiler version, a NUL, the object.
+/// A saved library: the magic, the compiler version, a NUL, the host target
+/// (getHostTargetName), a NUL, the object.
 constexpr llvm::StringLiteral kSavedMagic("pointwise-host-object\n");
 
 thread_local std::string lastError;
@@ -189,7 +190,8 @@ pwStatus pwcSave(const pwcLibrary *library, const char *path) {
                                             model + ": " + ec.message());
   {
     llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
-    stream << kSavedMagic << getVersion() << '\0' << library->object;
+    stream << kSavedMagic << getVersion() << '\0' << capi::getHostTargetName()
+           << '\0' << library->object;
     stream.close();
     if (stream.has_error()) {
       std::string message = stream.error().message();
@@ -221,11 +223,16 @@ pwStatus pwcLoad(const char *path, pwcLibrary **library) {
   if (!content.consume_front(kSavedMagic))
     return fail(PW_ERROR_INVALID_VALUE,
                 llvm::Twine(path) + " is not a saved pointwise library");
-  auto [version, object] = content.split('\0');
+  auto [version, rest] = content.split('\0');
   if (version != getVersion())
     return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " was saved by " +
                                             version + ", not by " +
                                             getVersion());
+  auto [target, object] = rest.split('\0');
+  if (target != capi::getHostTargetName())
+    return fail(PW_ERROR_INVALID_VALUE,
+                llvm::Twine(path) + " holds machine code for " + target +
+                    ", not for this host (" + capi::getHostTargetName() + ")");
   return finishLibrary(object.str(), library);
 }
 

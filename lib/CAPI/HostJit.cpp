@@ -69,6 +69,19 @@ void gatherInitializers(llvm::Module &module, bool constructors,
 
 } // namespace
 
+const std::string &pointwise::capi::getHostTargetName() {
+  static const std::string name = [] {
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) {
+      llvm::consumeError(builder.takeError());
+      return std::string("unknown host");
+    }
+    return builder->getTargetTriple().str() + " " + builder->getCPU() + " " +
+           builder->getFeatures().getString();
+  }();
+  return name;
+}
+
 bool pointwise::capi::compileHostObject(llvm::Module &module,
                                         std::string &object,
                                         std::string &error) {

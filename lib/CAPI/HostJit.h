@@ -35,6 +35,11 @@ namespace pointwise::capi {
 /// Registers the native target with LLVM (once per process).
 void initializeHostTarget();
 
+/// The machine code that compileHostObject produces here: the host's
+/// triple, CPU and CPU features. An object compiled for another may use
+/// instructions this CPU lacks.
+const std::string &getHostTargetName();
+
 /// Optimizes `module` (O2, for the host) and compiles it to a relocatable
 /// object for HostJit::create, its constructors and destructors gathered
 /// into the functions that HostJit calls; false with `error` set on failure.

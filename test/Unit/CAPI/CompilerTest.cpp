@@ -132,15 +132,27 @@ TEST(CompilerCAPI, SaveAndLoad) {
   EXPECT_NE(std::string(pwcGetLastError()).find("not a saved pointwise"),
             std::string::npos)
       << pwcGetLastError();
-  // So is a file saved by another compiler version.
+  // So is a file saved by another compiler version, or for another CPU.
   {
     std::ofstream other(path, std::ios::binary | std::ios::trunc);
     other << "pointwise-host-object\npointwise 0.0 (LLVM 1.0)" << '\0'
-          << "\x7f"
-             "ELF";
+          << "x86_64-unknown-linux-gnu skylake +avx2" << '\0' << "\x7f"
+          << "ELF";
   }
   EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
   EXPECT_NE(std::string(pwcGetLastError()).find("was saved by pointwise 0.0"),
+            std::string::npos)
+      << pwcGetLastError();
+  {
+    std::ofstream other(path, std::ios::binary | std::ios::trunc);
+    other << "pointwise-host-object\n"
+          << pwcGetVersion() << '\0'
+          << "x86_64-unknown-linux-gnu a-cpu-of-elsewhere +none" << '\0'
+          << "\x7f"
+          << "ELF";
+  }
+  EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("not for this host"),
             std::string::npos)
       << pwcGetLastError();
   std::remove(path.c_str());
