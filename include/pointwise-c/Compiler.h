@@ -68,8 +68,9 @@ PWC_API pwStatus pwcCompile(const char *source, size_t length,
  * rename, so concurrent writers never leave a torn file). */
 PWC_API pwStatus pwcSave(const pwcLibrary *library, const char *path);
 
-/* Loads a file written by pwcSave. A file from another compiler version, or
- * not a saved library, is an error (PW_ERROR_INVALID_VALUE). */
+/* Loads a file written by pwcSave: links its object, compiling nothing. A
+ * file from another compiler version, compiled for another host CPU, or not
+ * a saved library, is an error (PW_ERROR_INVALID_VALUE). */
 PWC_API pwStatus pwcLoad(const char *path, pwcLibrary **library);
 
 /* The family table of function `name`, or NULL (with an error message) if
