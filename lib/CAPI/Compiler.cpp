@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // pwcCompile parses MLIR text, runs the family compiler (compileFamilies),
-// optimizes the host module and hands it to a HostJit; pwcSave/pwcLoad keep
-// the optimized host module as bitcode, tagged with the compiler version.
+// compiles the host module to an object and hands it to a HostJit;
+// pwcSave/pwcLoad keep that object behind a header naming the compiler
+// version, so that loading a saved library compiles nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,16 +22,13 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/Constants.h"
-#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
@@ -39,19 +37,26 @@ using namespace pointwise;
 
 struct pwcLibrary {
   std::unique_ptr<capi::HostJit> jit;
-  /// The optimized host module as bitcode, for pwcSave.
-  std::string bitcode;
+  /// The host code as a relocatable object, for pwcSave.
+  std::string object;
 };
 
 namespace {
 
-constexpr const char *kVersionMetadata = "pointwise.compiler_version";
+/// A saved library: the magic, the compiler version, a NUL, the host target
+/// (getHostTargetName), a NUL, the object.
+constexpr llvm::StringLiteral kSavedMagic("pointwise-host-object\n");
 
 thread_local std::string lastError;
 
 pwStatus fail(pwStatus status, const llvm::Twine &message) {
   lastError = message.str();
   return status;
+}
+
+llvm::ThreadPoolInterface &getCompilerThreadPool() {
+  static llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+  return pool;
 }
 
 const std::string &getVersion() {
@@ -95,15 +100,12 @@ void printLocation(llvm::raw_ostream &os, mlir::Location location) {
   os << location;
 }
 
-/// Creates the library from an optimized host module.
-pwStatus finishLibrary(std::unique_ptr<llvm::LLVMContext> context,
-                       std::unique_ptr<llvm::Module> module,
-                       std::string bitcode, pwcLibrary **result) {
+/// Creates the library from the object of its host code.
+pwStatus finishLibrary(std::string object, pwcLibrary **result) {
   std::string error;
   auto library = std::make_unique<pwcLibrary>();
-  library->bitcode = std::move(bitcode);
-  library->jit =
-      capi::HostJit::create(std::move(context), std::move(module), error);
+  library->object = std::move(object);
+  library->jit = capi::HostJit::create(library->object, error);
   if (!library->jit)
     return fail(PW_ERROR_INVALID_VALUE, "loading host code: " + error);
   *result = library.release();
@@ -131,6 +133,9 @@ pwStatus pwcCompile(const char *source, size_t length, const char *options,
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  // The variants lower in parallel on threads that every compilation of the
+  // process shares.
+  context.setThreadPool(getCompilerThreadPool());
   std::string diagnostics;
   llvm::raw_string_ostream diagnosticStream(diagnostics);
   mlir::ScopedDiagnosticHandler handler(
@@ -165,18 +170,10 @@ pwStatus pwcCompile(const char *source, size_t length, const char *options,
     return fail(PW_ERROR_INVALID_VALUE,
                 "compiling the kernel families failed:\n" + diagnostics);
 
-  std::string error;
-  if (!capi::optimizeHostModule(*host, error))
-    return fail(PW_ERROR_INVALID_VALUE, "optimizing host code: " + error);
-  host->addModuleFlag(llvm::Module::Error, kVersionMetadata,
-                      llvm::MDString::get(*llvmContext, getVersion()));
-  std::string bitcode;
-  {
-    llvm::raw_string_ostream stream(bitcode);
-    llvm::WriteBitcodeToFile(*host, stream);
-  }
-  return finishLibrary(std::move(llvmContext), std::move(host),
-                       std::move(bitcode), library);
+  std::string error, object;
+  if (!capi::compileHostObject(*host, object, error))
+    return fail(PW_ERROR_INVALID_VALUE, "compiling host code: " + error);
+  return finishLibrary(std::move(object), library);
 }
 
 pwStatus pwcSave(const pwcLibrary *library, const char *path) {
@@ -193,7 +190,8 @@ pwStatus pwcSave(const pwcLibrary *library, const char *path) {
                                             model + ": " + ec.message());
   {
     llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
-    stream << library->bitcode;
+    stream << kSavedMagic << getVersion() << '\0' << capi::getHostTargetName()
+           << '\0' << library->object;
     stream.close();
     if (stream.has_error()) {
       std::string message = stream.error().message();
@@ -221,22 +219,21 @@ pwStatus pwcLoad(const char *path, pwcLibrary **library) {
   if (!buffer)
     return fail(PW_ERROR_INVALID_VALUE, llvm::Twine("cannot read ") + path +
                                             ": " + buffer.getError().message());
-  auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::Expected<std::unique_ptr<llvm::Module>> module =
-      llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), *context);
-  if (!module)
+  llvm::StringRef content = (*buffer)->getBuffer();
+  if (!content.consume_front(kSavedMagic))
     return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine(path) + " is not a saved pointwise library: " +
-                    llvm::toString(module.takeError()));
-  auto *version = llvm::dyn_cast_or_null<llvm::MDString>(
-      (*module)->getModuleFlag(kVersionMetadata));
-  if (!version || version->getString() != getVersion())
+                llvm::Twine(path) + " is not a saved pointwise library");
+  auto [version, rest] = content.split('\0');
+  if (version != getVersion())
+    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " was saved by " +
+                                            version + ", not by " +
+                                            getVersion());
+  auto [target, object] = rest.split('\0');
+  if (target != capi::getHostTargetName())
     return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine(path) + " was saved by " +
-                    (version ? version->getString() : "an unknown compiler") +
-                    ", not by " + getVersion());
-  return finishLibrary(std::move(context), std::move(*module),
-                       (*buffer)->getBuffer().str(), library);
+                llvm::Twine(path) + " holds machine code for " + target +
+                    ", not for this host (" + capi::getHostTargetName() + ")");
+  return finishLibrary(object.str(), library);
 }
 
 const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name) {

@@ -12,8 +12,10 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -30,18 +32,74 @@ void pointwise::capi::initializeHostTarget() {
   });
 }
 
-bool pointwise::capi::optimizeHostModule(llvm::Module &module,
-                                         std::string &error) {
+namespace {
+
+/// The functions that run the object's constructors and destructors. Family
+/// entry points never start with "__" (checkEntryName).
+constexpr const char *kInitFunction = "__pwc_library_init";
+constexpr const char *kFiniFunction = "__pwc_library_fini";
+
+/// Replaces `module`'s llvm.global_ctors (or _dtors) by the function `name`
+/// calling them by priority (destructors in the reverse order), so that the
+/// object needs no platform support for init sections in the JIT.
+void gatherInitializers(llvm::Module &module, bool constructors,
+                        llvm::StringRef name) {
+  llvm::SmallVector<llvm::orc::CtorDtorIterator::Element> elements;
+  for (auto element : constructors ? llvm::orc::getConstructors(module)
+                                   : llvm::orc::getDestructors(module))
+    if (element.Func)
+      elements.push_back(element);
+  llvm::stable_sort(elements, [](const auto &a, const auto &b) {
+    return a.Priority < b.Priority;
+  });
+  if (!constructors)
+    std::reverse(elements.begin(), elements.end());
+  if (llvm::GlobalVariable *list = module.getNamedGlobal(
+          constructors ? "llvm.global_ctors" : "llvm.global_dtors"))
+    list->eraseFromParent();
+  llvm::LLVMContext &context = module.getContext();
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), false);
+  auto *function = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, name, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", function));
+  for (const auto &element : elements)
+    builder.CreateCall(element.Func->getFunctionType(), element.Func);
+  builder.CreateRetVoid();
+}
+
+} // namespace
+
+const std::string &pointwise::capi::getHostTargetName() {
+  static const std::string name = [] {
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) {
+      llvm::consumeError(builder.takeError());
+      return std::string("unknown host");
+    }
+    return builder->getTargetTriple().str() + " " + builder->getCPU() + " " +
+           builder->getFeatures().getString();
+  }();
+  return name;
+}
+
+bool pointwise::capi::compileHostObject(llvm::Module &module,
+                                        std::string &object,
+                                        std::string &error) {
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) {
     error = llvm::toString(builder.takeError());
     return false;
   }
+  // Position-independent code: the JIT places the object anywhere.
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeModel(llvm::CodeModel::Small);
   auto machine = builder->createTargetMachine();
   if (!machine) {
     error = llvm::toString(machine.takeError());
     return false;
   }
+  gatherInitializers(module, /*constructors=*/true, kInitFunction);
+  gatherInitializers(module, /*constructors=*/false, kFiniFunction);
   module.setTargetTriple((*machine)->getTargetTriple());
   module.setDataLayout((*machine)->createDataLayout());
   auto optimize = mlir::makeOptimizingTransformer(2, 0, machine->get());
@@ -49,12 +107,21 @@ bool pointwise::capi::optimizeHostModule(llvm::Module &module,
     error = llvm::toString(std::move(err));
     return false;
   }
+  llvm::SmallString<0> emitted;
+  llvm::raw_svector_ostream stream(emitted);
+  llvm::legacy::PassManager passes;
+  if ((*machine)->addPassesToEmitFile(passes, stream, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile)) {
+    error = "the host target cannot emit object files";
+    return false;
+  }
+  passes.run(module);
+  object.assign(emitted.begin(), emitted.end());
   return true;
 }
 
-std::unique_ptr<HostJit>
-HostJit::create(std::unique_ptr<llvm::LLVMContext> context,
-                std::unique_ptr<llvm::Module> module, std::string &error) {
+std::unique_ptr<HostJit> HostJit::create(llvm::StringRef object,
+                                         std::string &error) {
   auto built = llvm::orc::LLJITBuilder().create();
   if (!built) {
     error = llvm::toString(built.takeError());
@@ -88,23 +155,23 @@ HostJit::create(std::unique_ptr<llvm::LLVMContext> context,
   }
   dylib.addGenerator(std::move(*process));
 
-  module->setDataLayout(jit.getDataLayout());
-  if (llvm::Error err = jit.addIRModule(llvm::orc::ThreadSafeModule(
-          std::move(module),
-          llvm::orc::ThreadSafeContext(std::move(context))))) {
+  // The linker may keep pointers into the buffer: it gets its own copy.
+  if (llvm::Error err = jit.addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(object, "pointwise-host.o"))) {
     error = llvm::toString(std::move(err));
     return nullptr;
   }
-  if (llvm::Error err = jit.initialize(dylib)) {
-    error = llvm::toString(std::move(err));
+  void *init = result->lookup(kInitFunction, error);
+  if (!init)
     return nullptr;
-  }
+  reinterpret_cast<void (*)()>(init)();
   return result;
 }
 
 HostJit::~HostJit() {
-  if (jit)
-    llvm::consumeError(jit->deinitialize(jit->getMainJITDylib()));
+  std::string error;
+  if (void *fini = jit ? lookup(kFiniFunction, error) : nullptr)
+    reinterpret_cast<void (*)()>(fini)();
 }
 
 void *HostJit::lookup(const std::string &symbol, std::string &error) {

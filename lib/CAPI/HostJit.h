@@ -5,21 +5,25 @@
 //===----------------------------------------------------------------------===//
 //
 // The host half of a compiled library (family tables, packed entries, the
-// launch code with its embedded GPU binaries, or the CPU loops) runs in an
-// LLJIT. Its global constructors run at creation, its destructors (which
-// unload GPU modules) when it is destroyed. Symbols it needs come from
-// libPointwiseRuntime and the process (libm, libc).
+// launch code with its embedded GPU binaries, or the CPU loops) is compiled
+// once to a relocatable object, which is what pwcSave writes and pwcLoad
+// reads: loading links machine code and compiles nothing. The object's
+// global constructors and destructors are gathered into two functions that
+// the HostJit calls at creation (loading nothing yet: GPU modules load on
+// first launch) and at destruction (unloading the GPU modules). Symbols it
+// needs come from libPointwiseRuntime and the process (libm, libc).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef POINTWISE_LIB_CAPI_HOSTJIT_H
 #define POINTWISE_LIB_CAPI_HOSTJIT_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <memory>
 #include <string>
 
 namespace llvm {
-class LLVMContext;
 class Module;
 namespace orc {
 class LLJIT;
@@ -31,16 +35,23 @@ namespace pointwise::capi {
 /// Registers the native target with LLVM (once per process).
 void initializeHostTarget();
 
-/// Sets the host triple and data layout and runs the O2 pipeline.
-bool optimizeHostModule(llvm::Module &module, std::string &error);
+/// The machine code that compileHostObject produces here: the host's
+/// triple, CPU and CPU features. An object compiled for another may use
+/// instructions this CPU lacks.
+const std::string &getHostTargetName();
+
+/// Optimizes `module` (O2, for the host) and compiles it to a relocatable
+/// object for HostJit::create, its constructors and destructors gathered
+/// into the functions that HostJit calls; false with `error` set on failure.
+bool compileHostObject(llvm::Module &module, std::string &object,
+                       std::string &error);
 
 class HostJit {
 public:
-  /// Compiles `module` to machine code and runs its constructors; null with
-  /// `error` set on failure.
-  static std::unique_ptr<HostJit>
-  create(std::unique_ptr<llvm::LLVMContext> context,
-         std::unique_ptr<llvm::Module> module, std::string &error);
+  /// Links `object` (from compileHostObject) and runs its constructors; null
+  /// with `error` set on failure.
+  static std::unique_ptr<HostJit> create(llvm::StringRef object,
+                                         std::string &error);
   ~HostJit();
 
   /// The address of `symbol`, or null with `error` set.

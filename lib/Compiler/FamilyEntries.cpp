@@ -342,13 +342,20 @@ pointwise::addFamilyEntries(llvm::Module &module,
 std::unique_ptr<llvm::Module> pointwise::compileFamilies(
     mlir::ModuleOp module, llvm::LLVMContext &context,
     const FamilyOptions &options, std::vector<FamilySpec> &families,
-    const std::function<void(llvm::StringRef)> &progress) {
+    const std::function<void(llvm::StringRef)> &progress,
+    mlir::TimingScope *timing,
+    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered) {
   auto report = [&](const llvm::Twine &line) {
     if (progress)
       progress(line.str());
   };
+  auto time = [&](llvm::StringRef step) {
+    return timing ? timing->nest(step) : mlir::TimingScope();
+  };
+  mlir::TimingScope variantsTime = time("family variants");
   mlir::FailureOr<std::vector<FamilySpec>> built =
       buildFamilyVariants(module, options);
+  variantsTime.stop();
   if (mlir::failed(built))
     return nullptr;
   families = std::move(*built);
@@ -373,15 +380,11 @@ std::unique_ptr<llvm::Module> pointwise::compileFamilies(
               ? std::string("host code")
               : "GPU code for " + options.chip) +
          " ...");
-  if (mlir::failed(lowerFamilies(module, options)))
+  std::unique_ptr<llvm::Module> translated = lowerAndTranslateFamilies(
+      module, context, options, families, timing, inspectLowered);
+  if (!translated)
     return nullptr;
-  report("pw-compile: translating host code");
-  std::unique_ptr<llvm::Module> translated =
-      mlir::translateModuleToLLVMIR(module, context);
-  if (!translated) {
-    module.emitError("translation to LLVM IR failed");
-    return nullptr;
-  }
+  mlir::TimingScope entriesTime = time("family entries");
   std::string error;
   if (mlir::failed(addFamilyEntries(*translated, families, error))) {
     module.emitError() << "pw-compile: " << error;

@@ -315,8 +315,11 @@ static LogicalResult runReportingErrors(PassManager &pm, ModuleOp module) {
 }
 
 LogicalResult pointwise::lowerFamilies(ModuleOp module,
-                                       const FamilyOptions &options) {
+                                       const FamilyOptions &options,
+                                       TimingScope *timing) {
   PassManager pm(module.getContext());
+  if (timing)
+    pm.enableTiming(*timing);
   if (options.target == FamilyTarget::Cpu) {
     CpuPipelineOptions pipeline;
     // The run-time dispatch checks every call's layouts (lib/Runtime).

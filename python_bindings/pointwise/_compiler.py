@@ -35,9 +35,9 @@ __all__ = ["CompiledLibrary", "compile_families", "cache_dir",
 
 COMPILER_NAME = "libPointwiseC.so"
 
-# Joins the disk cache's keys: files of an older layout (without the hash
-# beside them) are never looked at.
-_CACHE_FORMAT = "pwlib+sha256+abi2"
+# Joins the disk cache's keys: files of an older layout (bitcode, or without
+# the hash beside them) are never looked at.
+_CACHE_FORMAT = "pwlib+sha256+abi2+object"
 
 _compiler = None
 _compiler_lock = threading.Lock()

@@ -21,10 +21,12 @@
 #include "Pointwise/InitAllDialects.h"
 #include "Pointwise/InitAllPasses.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -62,12 +64,44 @@ llvm::cl::opt<std::string>
                llvm::cl::desc("Directory of libPointwiseRuntime.so for .so "
                               "outputs (default: ../lib next to pw-compile)"),
                llvm::cl::init(""), llvm::cl::cat(compileOptions));
+llvm::cl::opt<std::string> gpuBinariesDir(
+    "dump-gpu-binaries",
+    llvm::cl::desc("Also write each variant's GPU binary into this directory "
+                   "as <kernel module>.{ptx,cubin,fatbin}"),
+    llvm::cl::value_desc("dir"), llvm::cl::cat(compileOptions));
 llvm::cl::opt<bool> quiet("quiet", llvm::cl::desc("No progress lines"),
                           llvm::cl::cat(compileOptions));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "pw-compile: error: " << message << "\n";
   return 1;
+}
+
+/// Writes the objects of every gpu.binary of `module` into gpuBinariesDir.
+LogicalResult writeGpuBinaries(ModuleOp module) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(gpuBinariesDir))
+    return module.emitError()
+           << "cannot create " << gpuBinariesDir << ": " << ec.message();
+  WalkResult walk = module.walk([&](gpu::BinaryOp binary) {
+    for (auto object : binary.getObjects().getAsRange<gpu::ObjectAttr>()) {
+      llvm::StringRef extension =
+          object.getFormat() == gpu::CompilationTarget::Assembly ? ".ptx"
+          : object.getFormat() == gpu::CompilationTarget::Binary ? ".cubin"
+                                                                 : ".fatbin";
+      llvm::SmallString<256> path(gpuBinariesDir);
+      llvm::sys::path::append(path, binary.getName() + extension);
+      std::string error;
+      auto output = openOutputFile(path, &error);
+      if (!output) {
+        binary.emitError(error);
+        return WalkResult::interrupt();
+      }
+      output->os() << object.getObject().getValue();
+      output->keep();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 bool isHelpFlag(llvm::StringRef argument) {
@@ -195,6 +229,8 @@ int linkSharedLibrary(llvm::StringRef object, llvm::StringRef output,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // --mlir-timing and its display options: the time of each step and pass.
+  registerDefaultTimingManagerCLOptions();
   // --help lists this tool's options and the family's; LLVM's own stay
   // usable. The help flag is handled here since the family's options live
   // outside the command-line registry.
@@ -209,6 +245,10 @@ int main(int argc, char **argv) {
   llvm::erase_if(arguments,
                  [](const char *argument) { return isHelpFlag(argument); });
   llvm::cl::HideUnrelatedOptions(compileOptions);
+  for (llvm::StringRef timingOption :
+       {"mlir-timing", "mlir-timing-display", "mlir-output-format"})
+    if (auto *option = llvm::cl::getRegisteredOptions().lookup(timingOption))
+      option->setHiddenFlag(llvm::cl::NotHidden);
   llvm::cl::ParseCommandLineOptions(
       arguments.size(), arguments.data(),
       "pointwise ahead-of-time compiler: kernel families compiled per rank\n");
@@ -227,6 +267,10 @@ int main(int argc, char **argv) {
     return fail("the output must end in .so, .o, .ll or .mlir, got '" +
                 outputFilename + "'");
 
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+  TimingScope parseTime = timing.nest("parse");
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
@@ -243,6 +287,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+  parseTime.stop();
 
   if (extension == ".mlir") {
     if (failed(buildFamilyVariants(*module, options)))
@@ -260,11 +305,14 @@ int main(int argc, char **argv) {
     if (!quiet)
       llvm::errs() << line << "\n";
   };
-  std::unique_ptr<llvm::Module> host =
-      compileFamilies(*module, llvmContext, options, families, progress);
+  std::unique_ptr<llvm::Module> host = compileFamilies(
+      *module, llvmContext, options, families, progress, &timing,
+      gpuBinariesDir.empty() ? std::function<LogicalResult(ModuleOp)>()
+                             : writeGpuBinaries);
   if (!host)
     return 1;
 
+  TimingScope hostTime = timing.nest("host optimization");
   std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);
   if (!machine)
     return fail("no host target: " + error);
@@ -273,6 +321,7 @@ int main(int argc, char **argv) {
   auto optimize = makeOptimizingTransformer(2, 0, machine.get());
   if (llvm::Error err = optimize(host.get()))
     return fail("optimizing host code: " + llvm::toString(std::move(err)));
+  hostTime.stop();
 
   if (extension == ".ll") {
     auto output = openOutputFile(outputFilename, &error);
@@ -291,6 +340,7 @@ int main(int argc, char **argv) {
     llvm::sys::Process::SafelyCloseFileDescriptor(fd);
   }
   {
+    TimingScope objectTime = timing.nest("host object");
     auto output = openOutputFile(object, &error);
     if (!output)
       return fail(error);
@@ -304,8 +354,10 @@ int main(int argc, char **argv) {
   }
   if (extension == ".o")
     return 0;
+  TimingScope linkTime = timing.nest("shared library link");
   int status =
       linkSharedLibrary(object, outputFilename, findRuntimeDir(argv[0]));
+  linkTime.stop();
   llvm::sys::fs::remove(object);
   if (status == 0 && !quiet)
     llvm::errs() << "pw-compile: wrote " << outputFilename << "\n";

@@ -14,7 +14,8 @@
 // `pw-run --target=cuda` (in the JIT):
 //   1. buildFamilyVariants: MLIR -> MLIR, replaces each function by its
 //      variants and describes the family;
-//   2. lowerFamilies: pw-gpu-pipeline with launches on the current stream;
+//   2. lowerFamilies: pw-gpu-pipeline with launches on the current stream,
+//      one variant per module, in parallel (lowerAndTranslateFamilies);
 //   3. addFamilyEntries: on the translated LLVM IR, adds a packed entry per
 //      variant, the `pw_family_<name>` table (a `pwFamily` of
 //      include/Pointwise/Runtime/Runtime.h) and the C entry point `<name>`.
@@ -28,6 +29,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 
 #include <functional>
 #include <string>
@@ -129,9 +131,21 @@ int32_t getElementTypeCode(mlir::Type type);
 mlir::FailureOr<std::vector<FamilySpec>>
 buildFamilyVariants(mlir::ModuleOp module, const FamilyOptions &options);
 
-/// Step 2: down to the LLVM dialect (and gpu.binary ops for "cuda").
+/// Step 2: down to the LLVM dialect (and gpu.binary ops for "cuda"). The
+/// passes report their times under `timing` (may be null).
 mlir::LogicalResult lowerFamilies(mlir::ModuleOp module,
-                                  const FamilyOptions &options);
+                                  const FamilyOptions &options,
+                                  mlir::TimingScope *timing = nullptr);
+
+/// Step 2 and the translation to LLVM IR of `families` (built in `module`
+/// by step 1): each variant lowers in a module of its own, in parallel on
+/// the context's threads, and the translations are linked into one host
+/// module. `inspectLowered` (may be empty) sees each lowered module.
+std::unique_ptr<llvm::Module> lowerAndTranslateFamilies(
+    mlir::ModuleOp module, llvm::LLVMContext &context,
+    const FamilyOptions &options, llvm::ArrayRef<FamilySpec> families,
+    mlir::TimingScope *timing,
+    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered);
 
 /// Step 3, on the translation of the lowered module.
 mlir::LogicalResult addFamilyEntries(llvm::Module &module,
@@ -140,11 +154,16 @@ mlir::LogicalResult addFamilyEntries(llvm::Module &module,
 
 /// Steps 1-3 and the translation: the host LLVM module with families and
 /// embedded GPU binaries. `progress` (may be empty) receives one line per
-/// step.
-std::unique_ptr<llvm::Module>
-compileFamilies(mlir::ModuleOp module, llvm::LLVMContext &context,
-                const FamilyOptions &options, std::vector<FamilySpec> &families,
-                const std::function<void(llvm::StringRef)> &progress);
+/// step; each step and pass reports its time under `timing` (may be null);
+/// `inspectLowered` (may be empty) sees each lowered module before its
+/// translation and may fail the compilation.
+std::unique_ptr<llvm::Module> compileFamilies(
+    mlir::ModuleOp module, llvm::LLVMContext &context,
+    const FamilyOptions &options, std::vector<FamilySpec> &families,
+    const std::function<void(llvm::StringRef)> &progress,
+    mlir::TimingScope *timing = nullptr,
+    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered =
+        nullptr);
 
 } // namespace pointwise
 

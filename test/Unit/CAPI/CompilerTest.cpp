@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -131,10 +132,82 @@ TEST(CompilerCAPI, SaveAndLoad) {
   EXPECT_NE(std::string(pwcGetLastError()).find("not a saved pointwise"),
             std::string::npos)
       << pwcGetLastError();
+  // So is a file saved by another compiler version, or for another CPU.
+  {
+    std::ofstream other(path, std::ios::binary | std::ios::trunc);
+    other << "pointwise-host-object\npointwise 0.0 (LLVM 1.0)" << '\0'
+          << "x86_64-unknown-linux-gnu skylake +avx2" << '\0' << "\x7f"
+          << "ELF";
+  }
+  EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("was saved by pointwise 0.0"),
+            std::string::npos)
+      << pwcGetLastError();
+  {
+    std::ofstream other(path, std::ios::binary | std::ios::trunc);
+    other << "pointwise-host-object\n"
+          << pwcGetVersion() << '\0'
+          << "x86_64-unknown-linux-gnu a-cpu-of-elsewhere +none" << '\0'
+          << "\x7f"
+          << "ELF";
+  }
+  EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("not for this host"),
+            std::string::npos)
+      << pwcGetLastError();
   std::remove(path.c_str());
   EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
   EXPECT_NE(std::string(pwcGetLastError()).find("cannot read"),
             std::string::npos);
+}
+
+TEST(CompilerCAPI, ThreadsCompilingAtOnceGetWorkingLibraries) {
+  // Each compilation lowers its variants on the shared compiler threads.
+  constexpr int kThreads = 4;
+  std::vector<pwcLibrary *> libraries(kThreads, nullptr);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      std::string source = kAxpy;
+      pwcCompile(source.data(), source.size(), "target=cpu", &libraries[i]);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (pwcLibrary *library : libraries) {
+    ASSERT_TRUE(library);
+    const pwFamily *family = pwcGetFamily(library, "axpy");
+    ASSERT_TRUE(family) << pwcGetLastError();
+    runAxpy(family);
+  }
+  for (pwcLibrary *library : libraries)
+    pwcDestroy(library);
+}
+
+TEST(CompilerCAPI, VariantsLoweredApartOrTogetherGiveOneTable) {
+  // A function without a map keeps the module whole when lowering; the
+  // family's table must not depend on it.
+  std::string together = std::string(kAxpy) + R"mlir(
+func.func private @unused_helper(%x: f32) -> f32 {
+  return %x : f32
+}
+)mlir";
+  pwcLibrary *apart = compile(kAxpy, "target=cpu");
+  pwcLibrary *whole = compile(together, "target=cpu");
+  ASSERT_TRUE(apart && whole);
+  const pwFamily *a = pwcGetFamily(apart, "axpy");
+  const pwFamily *b = pwcGetFamily(whole, "axpy");
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(a->numVariants, b->numVariants);
+  for (int i = 0; i < a->numVariants; ++i) {
+    EXPECT_EQ(a->variants[i].rank, b->variants[i].rank);
+    EXPECT_EQ(a->variants[i].indexBitwidth, b->variants[i].indexBitwidth);
+    EXPECT_EQ(a->variants[i].strategy, b->variants[i].strategy);
+    EXPECT_TRUE(a->variants[i].entry && b->variants[i].entry);
+  }
+  runAxpy(a);
+  runAxpy(b);
+  pwcDestroy(apart);
+  pwcDestroy(whole);
 }
 
 TEST(CompilerCAPI, CudaFamilyTable) {

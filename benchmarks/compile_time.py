@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Compile latency of kernel families: prints tables.
+
+1. First call of a freshly decorated binary f32 add (``@pw.pointwise``), per
+   rank 1-6, in a new process: cold (empty disk cache) and warm (the cache
+   filled by the cold run), as the median of ``--repeat`` processes, split
+   into stages: import of the package, loading the compiler library, trace
+   (Python -> MLIR), compile (pwcCompile: MLIR passes, LLVM NVPTX, PTX ->
+   cubin where the format asks for it, host object), save (pwcSave and its
+   hash), load (disk cache: hash and pwcLoad), and launch (the first call's
+   remainder: layout dispatch, GPU module load (with PTX, the format used
+   where no ptxas is found, the driver's JIT of the one variant launched),
+   kernel, synchronization).
+   With a CUDA device (PyTorch) the call runs on it; without one, the
+   family is compiled for ``--chip`` exactly as a first call compiles it,
+   and nothing is launched.
+2. Where ``pw-compile`` is found (``--pw-compile``, or ``build/bin``): the
+   same rank-r add family through ``pw-compile --mlir-timing``, split into
+   the MLIR passes, gpu-module-to-binary (LLVM NVPTX, and ptxas for cubins:
+   the difference between ``format=fatbin`` and ``format=isa``) and the host
+   code, and with ``--workloads``, the wall time of compiling
+   benchmarks/workloads.mlir.
+
+Each measurement is a new process; on a busy machine, take the medians of
+several repeats (``--repeat``).
+
+    python3 benchmarks/compile_time.py [--repeat 3] [--ranks 1-6]
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+STAGES = ["import", "compiler", "trace", "compile", "save", "load", "launch",
+          "first_call"]
+
+
+def child(rank, device, chip):
+    """One first call in this (new) process; prints its stages as JSON."""
+    start = time.perf_counter()
+    import numpy as np
+    import pointwise as pw
+    from pointwise import _compiler, _pointwise, _trace
+    times = dict.fromkeys(STAGES, 0.0)
+    times["import"] = time.perf_counter() - start
+
+    def timed(stage, function):
+        def wrapper(*args, **kwargs):
+            began = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                times[stage] += time.perf_counter() - began
+        return wrapper
+
+    began = time.perf_counter()
+    compiler = _compiler.load_compiler()
+    times["compiler"] = time.perf_counter() - began
+    lib = compiler.lib
+    lib.pwcCompile = timed("compile", lib.pwcCompile)
+    _compiler._load = timed("load", _compiler._load)
+    _compiler._save = timed("save", _compiler._save)
+    _trace.trace_function = timed("trace", _trace.trace_function)
+
+    @pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+    def add(x, y):
+        return x + y
+
+    shape = (2, 3, 4, 5, 6, 7)[:rank]
+    x = np.ones(shape, np.float32)
+    if device == "cuda":
+        import torch
+        a = torch.from_numpy(x).cuda()
+        torch.cuda.synchronize()
+        began = time.perf_counter()
+        result = add(a, a)
+        torch.cuda.synchronize()
+        times["first_call"] = time.perf_counter() - began
+        assert bool((result == 2).all())
+    else:
+        # What the first call on a GPU compiles, without launching it.
+        began = time.perf_counter()
+        params = [_trace.Param("tensor", "float32", rank)] * 2
+        source = _trace.trace_function(add.fn, params, ["float32"],
+                                       add._symbol, rank=rank)
+        options = "target=cuda chip=%s format=%s" % (chip,
+                                                     _pointwise._gpu_format())
+        library = _compiler.compile_families(source, options, "add",
+                                             (add._symbol,))
+        library.family(add._symbol)
+        times["first_call"] = time.perf_counter() - began
+    times["launch"] = max(0.0, times["first_call"] - times["trace"] -
+                          times["compile"] - times["save"] - times["load"])
+    print(json.dumps(times))
+
+
+def run_child(rank, device, chip, cache, package):
+    env = dict(os.environ, POINTWISE_CACHE_DIR=cache, POINTWISE_PROGRESS="0")
+    if os.path.isdir(os.path.join(package, "pointwise")):
+        env["PYTHONPATH"] = os.pathsep.join(
+            [package] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    out = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--child", str(rank),
+         "--device", device, "--chip", chip],
+        env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def median_table(rows):
+    return {stage: statistics.median(r[stage] for r in rows)
+            for stage in STAGES}
+
+
+def ms(seconds):
+    return "%8.1f" % (seconds * 1e3)
+
+
+def first_call_tables(args, device):
+    print("First call of a new @pw.pointwise binary f32 add, new process "
+          "(%s; median of %d; ms)" % (
+              "launched on the GPU" if device == "cuda"
+              else "compiled for %s, not launched" % args.chip, args.repeat))
+    header = "%-5s %-5s" % ("rank", "cache") + "".join(
+        "%11s" % s for s in STAGES)
+    print(header)
+    for rank in args.ranks:
+        cold, warm = [], []
+        for _ in range(args.repeat):
+            cache = tempfile.mkdtemp(prefix="pw-compile-time-")
+            try:
+                cold.append(run_child(rank, device, args.chip, cache,
+                                      args.package))
+                warm.append(run_child(rank, device, args.chip, cache,
+                                      args.package))
+            finally:
+                shutil.rmtree(cache, ignore_errors=True)
+        for name, rows in (("cold", cold), ("warm", warm)):
+            m = median_table(rows)
+            print("%-5d %-5s" % (rank, name) +
+                  "".join("   " + ms(m[s]) for s in STAGES))
+    print()
+
+
+def find_pw_compile(args):
+    if args.pw_compile:
+        return args.pw_compile
+    for candidate in (os.path.join(ROOT, "build", "bin", "pw-compile"),
+                      shutil.which("pw-compile")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def add_source(rank):
+    memref = "memref<%sxf32, strided<[%s], offset: ?>>" % (
+        "x".join("?" * rank), ", ".join("?" * rank))
+    return ("func.func @add_f32(%%x: %s, %%y: %s, %%out: %s) {\n"
+            "  pointwise.map ins(%%x, %%y : %s, %s) outs(%%out : %s) {\n"
+            "  ^bb0(%%a: f32, %%b: f32):\n"
+            "    %%s = arith.addf %%a, %%b : f32\n"
+            "    pointwise.yield %%s : f32\n  }\n  return\n}\n"
+            % ((memref,) * 6))
+
+
+TIMING_ROW = re.compile(r"^\s*([\d.]+)\s+\(\s*[\d.]+%\)\s+(?:([\d.]+)\s+"
+                        r"\(\s*[\d.]+%\)\s+)?(.+?)\s*$")
+
+
+def pw_compile_stages(tool, path, fmt, chip):
+    """Wall time and the --mlir-timing rows (name -> seconds) of one run."""
+    with tempfile.TemporaryDirectory() as out:
+        began = time.perf_counter()
+        result = subprocess.run(
+            [tool, path, "-o", os.path.join(out, "f.o"), "--quiet",
+             "--format=" + fmt, "--chip=" + chip, "--mlir-timing",
+             "--mlir-timing-display=list"],
+            capture_output=True, text=True, check=True)
+        wall = time.perf_counter() - began
+    rows = {}
+    for line in result.stderr.splitlines():
+        match = TIMING_ROW.match(line)
+        if match:
+            seconds = float(match.group(2) or match.group(1))
+            rows[match.group(3)] = rows.get(match.group(3), 0.0) + seconds
+    return wall, rows
+
+
+HOST_ROWS = {"translation to LLVM IR", "family entries", "host optimization",
+             "host object", "parse", "family variants"}
+
+
+def pw_compile_table(args, tool):
+    print("pw-compile of the rank-r add family (%s; median of %d; ms; pass "
+          "times summed over the threads that ran them)" % (tool, args.repeat))
+    columns = ["variants", "wall", "passes", "to-binary", "NVPTX", "ptxas",
+               "host"]
+    print("%-5s" % "rank" + "".join("%10s" % c for c in columns))
+    variants = {1: 2, 2: 10, 3: 18, 4: 26, 5: 34, 6: 42}
+    with tempfile.TemporaryDirectory() as work:
+        for rank in args.ranks:
+            path = os.path.join(work, "add_r%d.mlir" % rank)
+            with open(path, "w") as f:
+                f.write(add_source(rank))
+            runs = {"fatbin": [], "isa": []}
+            for _ in range(args.repeat):
+                for fmt in runs:
+                    runs[fmt].append(pw_compile_stages(tool, path, fmt,
+                                                       args.chip))
+
+            def med(fmt, pick):
+                return statistics.median(pick(w, r) for w, r in runs[fmt])
+
+            def passes(w, r):
+                return sum(v for k, v in r.items()
+                           if k not in HOST_ROWS and k not in (
+                               "GpuModuleToBinaryPass", "Total", "Rest",
+                               "root") and not k.startswith("(A)")
+                           and not k.endswith("Pipeline")
+                           and not k.startswith("Pipeline Collection"))
+
+            wall = med("fatbin", lambda w, r: w)
+            binary = med("fatbin",
+                         lambda w, r: r.get("GpuModuleToBinaryPass", 0.0))
+            nvptx = med("isa", lambda w, r: r.get("GpuModuleToBinaryPass", 0.0))
+            host = med("fatbin", lambda w, r: sum(r.get(k, 0.0)
+                                                  for k in HOST_ROWS))
+            print("%-5d" % rank + "%10d" % variants.get(rank, 0) +
+                  "".join("%10.1f" % (v * 1e3) for v in (
+                      wall, med("fatbin", passes), binary, nvptx,
+                      max(0.0, binary - nvptx), host)))
+    print()
+    if args.workloads:
+        walls = []
+        for _ in range(args.repeat):
+            with tempfile.TemporaryDirectory() as out:
+                began = time.perf_counter()
+                subprocess.run([tool, args.workloads, "-o",
+                                os.path.join(out, "w.o"), "--quiet"],
+                               check=True)
+                walls.append(time.perf_counter() - began)
+        print("pw-compile %s: %.2f s (median of %d)\n" % (
+            args.workloads, statistics.median(walls), args.repeat))
+
+
+def parse_ranks(text):
+    if "-" in text:
+        low, high = text.split("-")
+        return list(range(int(low), int(high) + 1))
+    return [int(r) for r in text.split(",")]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ranks", type=parse_ranks, default=parse_ranks("1-6"))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--device", choices=["auto", "cpu", "cuda"],
+                        default="auto", help="cuda: launch on the GPU "
+                        "(PyTorch); cpu: compile only (default: cuda when "
+                        "there is one)")
+    parser.add_argument("--chip", default="sm_90",
+                        help="GPU architecture when compiling without a GPU")
+    parser.add_argument("--pw-compile", help="pw-compile to time (default: "
+                        "build/bin/pw-compile or PATH; none: skip)")
+    parser.add_argument("--workloads", nargs="?", const=os.path.join(
+        HERE, "workloads.mlir"), help="also time pw-compile of this file "
+        "(default benchmarks/workloads.mlir)")
+    parser.add_argument("--package", default=os.path.join(ROOT,
+                                                          "python_bindings"),
+                        help="directory holding the pointwise package "
+                        "(default: python_bindings of this tree, else the "
+                        "one Python finds)")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.package = os.path.abspath(args.package)
+    if args.child is not None:
+        child(args.child, args.device, args.chip)
+        return
+    device = args.device
+    if device == "auto":
+        try:
+            import torch
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        except ImportError:
+            device = "cpu"
+    print("machine: %d cores, load average %.1f; python %s\n" % (
+        os.cpu_count(), os.getloadavg()[0], sys.version.split()[0]))
+    first_call_tables(args, device)
+    tool = find_pw_compile(args) if args.pw_compile != "none" else None
+    if tool:
+        pw_compile_table(args, tool)
+
+
+if __name__ == "__main__":
+    main()
