@@ -198,6 +198,7 @@ say "python_bindings/pointwise, test_families.py, gpu_bench.py"
 mkdir -p "$staging/pointwise"
 cp "$root"/python_bindings/pointwise/*.py "$staging/pointwise/"
 cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" \
+  "$root/benchmarks/compile_time.py" \
   "$staging/"
 
 # FlagGems, the fourth peer, timed by gpu_bench.py through peers.py's own

@@ -21,6 +21,8 @@
 #   bench-pipeline  pipeline_bench.py: the workloads as pw-gpu-pipeline
 #              modules vs the families, and fused chains vs eager, Inductor
 #              and FlagGems (writes $OUT/pipeline_bench.json)
+#   compile-time  compile_time.py: first-call latency of @pw.pointwise per
+#              rank, cold and warm, per stage
 #   python     pytest on pytests/ (the @pw.pointwise tests, CPU and GPU),
 #              compiling with libPointwiseC.so (unpacked from its .xz); with
 #              CuPy when test/gpu-bundle/gpu-cupy.sh installed it ($PW_CUPY_SITE)
@@ -60,7 +62,7 @@ if [[ ! -f "$bundle/workloads.so" && ! -f "$bundle/workloads.so.xz" ]]; then
 fi
 bundle=$(cd "$bundle" && pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=",${PW_STEPS:-info,test,differential,pipeline-differential,lit,host,bench,bench-pipeline,python,bench-decorator,sanitizer,sanitizer-differential,sanitizer-pipeline,lit-sanitizer,racecheck,synccheck},"
+steps=",${PW_STEPS:-info,test,differential,pipeline-differential,lit,host,bench,bench-pipeline,compile-time,python,bench-decorator,sanitizer,sanitizer-differential,sanitizer-pipeline,lit-sanitizer,racecheck,synccheck},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -177,10 +179,13 @@ if [[ -d "$cupy_site/cupy" ]]; then
   export PYTHONPATH="$cupy_site${PYTHONPATH:+:$PYTHONPATH}"
   echo "gpu-run: CuPy from $cupy_site"
 fi
+run_step compile-time python3 "$bundle/compile_time.py" --package "$bundle" \
+  --repeat "${PW_COMPILE_TIME_REPEAT:-3}" --ranks 1-6
 # shellcheck disable=SC2086
 run_step python python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
   "$bundle/pytests/test_pointwise_gpu.py" "$bundle/pytests/test_pointwise_cpu.py" \
-  "$bundle/pytests/test_dtypes.py" "$bundle/pytests/test_promotion.py"
+  "$bundle/pytests/test_dtypes.py" "$bundle/pytests/test_promotion.py" \
+  "$bundle/pytests/test_first_calls.py"
 # shellcheck disable=SC2086
 run_step bench-decorator python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
   --decorator --no-inductor ${PW_BENCH_ARGS:-}
