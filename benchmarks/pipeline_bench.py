@@ -80,7 +80,7 @@ def timed_rounds(calls, rounds):
 
 def static_workloads(library, families, options, ceiling):
     print("\n== static workloads: pw-gpu-pipeline module vs kernel family "
-          "(% of copy bandwidth; median of %d interleaved rounds)"
+          "(%% of copy bandwidth; median of %d interleaved rounds)"
           % options.rounds)
     print("| workload | family | pipeline | pipeline - family | copy of the "
           "bytes | max error |")

@@ -193,6 +193,9 @@ llvm::Error CudaExecution::launch() {
 }
 
 void CudaExecution::freeOwnedResults() {
+  // Nothing returned yet (or already freed).
+  if (resultWords.empty())
+    return;
   llvm::SmallDenseSet<int64_t> owned;
   for (const ReturnedMemRef &result : decodeResults(resultWords, resultTypes))
     if (result.allocated && !llvm::is_contained(

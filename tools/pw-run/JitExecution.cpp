@@ -59,7 +59,7 @@ void returnFromFailedCheck() {
 } // namespace
 
 std::string pointwise::run::getJitName(StringRef name) {
-  return ("pw_run." + name).str();
+  return ("pw_run__" + name).str();
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>>

@@ -34,7 +34,9 @@ namespace pointwise::run {
 /// The JIT's name for function `name` of the module. The JIT exports every
 /// function, and the libcalls of the map bodies (exp, sinf, memcpy...) bind
 /// to exported functions first: a function named `exp` whose body calls
-/// exp() would call itself. No C library function starts with this prefix.
+/// exp() would call itself. No C library function starts with this prefix,
+/// and it is a valid PTX identifier: the kernels outlined from a function
+/// are named after it.
 std::string getJitName(llvm::StringRef name);
 
 /// A copy of `module` whose defined functions carry their JIT names, with a
