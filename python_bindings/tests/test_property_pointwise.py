@@ -273,9 +273,10 @@ def test_float_scalar_argument(data):
                                          operand(y)]))
     with np.errstate(all="ignore"):
         result = axpy(x, alpha, y)
-        # x * alpha rounds to x's float type (float32 for bool and
-        # integers), as the traced body does.
-        product_type = x.dtype if x.dtype.kind == "f" else np.dtype("float32")
+        # x * alpha rounds to float32 (float16's opmath, and the float
+        # type of bool and integers) unless x is float64.
+        product_type = np.dtype("float64" if x.dtype == np.float64
+                                else "float32")
         product = x.astype(product_type) * product_type.type(alpha)
         expected = _float64(product) + _float64(y)
     assert result.dtype == dtype
