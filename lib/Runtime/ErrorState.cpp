@@ -86,6 +86,8 @@ const char *pwGetStatusName(pwStatus status) {
     return "PW_ERROR_NOT_FOUND";
   case PW_ERROR_OUT_OF_MEMORY:
     return "PW_ERROR_OUT_OF_MEMORY";
+  case PW_STATUS_FORCE_INT32:
+    break;
   }
   return "PW_ERROR_UNKNOWN";
 }

@@ -54,6 +54,11 @@ typedef enum pwStatus {
   /* No kernel variant or function of that name. */
   PW_ERROR_NOT_FOUND = 6,
   PW_ERROR_OUT_OF_MEMORY = 7,
+  /* Not a status: makes every 32-bit value a valid pwStatus, so that a
+   * caller's unknown code (pwGetStatusName(99)) is no undefined behaviour
+   * in C++, whose enums otherwise hold only the bits of their largest
+   * enumerator. */
+  PW_STATUS_FORCE_INT32 = 0x7fffffff
 } pwStatus;
 
 /* A static name of `status` ("PW_ERROR_LAYOUT"). */
