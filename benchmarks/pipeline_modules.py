@@ -324,11 +324,15 @@ def chain_ops(kind):
 
 
 def descriptor(t, sizes=None, strides=None, offset=0, base=None):
-    """The words of a ranked memref descriptor over torch tensor `t`'s data
-    (or `base`'s, with `offset` elements from it), as a ctypes array."""
+    """The words of a ranked memref descriptor of torch tensor `t`'s view,
+    as a ctypes array: its pointer `offset` elements before `t`'s first
+    element (the static offset of the entry's type), or `base`'s data when
+    given, with `offset` counted from there (views torch cannot make, such
+    as negative strides)."""
     sizes = list(t.shape) if sizes is None else list(sizes)
     strides = list(t.stride()) if strides is None else list(strides)
-    pointer = (base if base is not None else t).data_ptr()
+    pointer = (base.data_ptr() if base is not None
+               else t.data_ptr() - offset * t.element_size())
     words = [pointer, pointer, offset] + sizes + strides
     return (ctypes.c_int64 * len(words))(*words)
 

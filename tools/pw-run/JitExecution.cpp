@@ -20,6 +20,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 using namespace mlir;
 using namespace pointwise::run;
@@ -55,6 +56,42 @@ void returnFromFailedCheck() {
   std::fflush(stdout);
   siglongjmp(stoppedRunReturn, kFailedCheck);
 }
+
+#ifndef POINTWISE_RUN_C_RUNNER_UTILS
+/// memrefCopy, as mlir_c_runner_utils defines it (which the lowered copies
+/// of bufferization call), for builds without that library: pw-run-static
+/// links MLIR statically, and Debian ships the runner utilities only as
+/// shared libraries that need the shared libMLIR. Copies the elements of
+/// one strided view into another of the same shape, in row-major order.
+void copyMemRef(int64_t elementBytes, UnrankedMemRefType<char> *from,
+                UnrankedMemRefType<char> *to) {
+  int64_t rank = from->rank;
+  auto *source = static_cast<int64_t *>(from->descriptor);
+  auto *target = static_cast<int64_t *>(to->descriptor);
+  // Descriptor words: allocated, aligned, offset, sizes..., strides...
+  auto *sourceData = reinterpret_cast<char *>(source[1]);
+  auto *targetData = reinterpret_cast<char *>(target[1]);
+  const int64_t *sizes = source + 3;
+  int64_t count = 1;
+  for (int64_t dim = 0; dim < rank; ++dim)
+    count *= sizes[dim];
+  if (count == 0)
+    return;
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t element = 0; element < count; ++element) {
+    int64_t sourceOffset = source[2], targetOffset = target[2];
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      sourceOffset += index[dim] * source[3 + rank + dim];
+      targetOffset += index[dim] * target[3 + rank + dim];
+    }
+    std::memcpy(targetData + targetOffset * elementBytes,
+                sourceData + sourceOffset * elementBytes, elementBytes);
+    for (int64_t dim = rank - 1; dim >= 0 && ++index[dim] == sizes[dim];
+         --dim)
+      index[dim] = 0;
+  }
+}
+#endif
 
 } // namespace
 
@@ -96,6 +133,10 @@ pointwise::run::createEngine(ModuleOp lowered) {
 #ifdef POINTWISE_RUN_C_RUNNER_UTILS
       symbols[interner("memrefCopy")] = {
           llvm::orc::ExecutorAddr::fromPtr(&memrefCopy),
+          llvm::JITSymbolFlags::Exported};
+#else
+      symbols[interner("memrefCopy")] = {
+          llvm::orc::ExecutorAddr::fromPtr(&copyMemRef),
           llvm::JITSymbolFlags::Exported};
 #endif
       return symbols;
