@@ -63,8 +63,8 @@ void returnFromFailedCheck() {
 /// links MLIR statically, and Debian ships the runner utilities only as
 /// shared libraries that need the shared libMLIR. Copies the elements of
 /// one strided view into another of the same shape, in row-major order.
-void copyMemRef(int64_t elementBytes, UnrankedMemRefType<char> *from,
-                UnrankedMemRefType<char> *to) {
+void copyMemRef(int64_t elementBytes, ::UnrankedMemRefType<char> *from,
+                ::UnrankedMemRefType<char> *to) {
   int64_t rank = from->rank;
   auto *source = static_cast<int64_t *>(from->descriptor);
   auto *target = static_cast<int64_t *>(to->descriptor);
