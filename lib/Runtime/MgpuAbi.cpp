@@ -236,9 +236,8 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   else if (stream && driver->cuMemAllocAsync)
     // Ordered on the stream of the launches that use it: no synchronization,
     // and the pool reuses memory freed earlier on that stream.
-    checkPending(
-        driver->cuMemAllocAsync(&pointer, sizeBytes, toStream(stream)),
-        "mgpuMemAlloc", "cuMemAllocAsync");
+    checkPending(driver->cuMemAllocAsync(&pointer, sizeBytes, toStream(stream)),
+                 "mgpuMemAlloc", "cuMemAllocAsync");
   else
     checkPending(driver->cuMemAlloc(&pointer, sizeBytes), "mgpuMemAlloc",
                  "cuMemAlloc");
@@ -252,9 +251,9 @@ void mgpuMemFree(void *pointer, void *stream) {
   if (!driver)
     return;
   if (stream && driver->cuMemFreeAsync)
-    checkPending(driver->cuMemFreeAsync(toDevicePointer(pointer),
-                                        toStream(stream)),
-                 "mgpuMemFree", "cuMemFreeAsync");
+    checkPending(
+        driver->cuMemFreeAsync(toDevicePointer(pointer), toStream(stream)),
+        "mgpuMemFree", "cuMemFreeAsync");
   else
     checkPending(driver->cuMemFree(toDevicePointer(pointer)), "mgpuMemFree",
                  "cuMemFree");

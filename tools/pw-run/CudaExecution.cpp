@@ -89,8 +89,8 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry,
     auto function = module.lookupSymbol<func::FuncOp>(entry);
     execution->resultTypes.assign(function.getResultTypes().begin(),
                                   function.getResultTypes().end());
-    auto engine = compilePipeline(module, entry, arch, gpuFormat,
-                                  execution->launchSites);
+    auto engine =
+        compilePipeline(module, entry, arch, gpuFormat, execution->launchSites);
     if (!engine)
       return engine.takeError();
     execution->engine = std::move(*engine);
@@ -198,9 +198,9 @@ void CudaExecution::freeOwnedResults() {
     return;
   llvm::SmallDenseSet<int64_t> owned;
   for (const ReturnedMemRef &result : decodeResults(resultWords, resultTypes))
-    if (result.allocated && !llvm::is_contained(
-                                deviceBuffers, reinterpret_cast<void *>(
-                                                   result.allocated)))
+    if (result.allocated &&
+        !llvm::is_contained(deviceBuffers,
+                            reinterpret_cast<void *>(result.allocated)))
       owned.insert(result.allocated);
   for (int64_t allocated : owned)
     mgpuMemFree(reinterpret_cast<void *>(allocated), pwGetStream());

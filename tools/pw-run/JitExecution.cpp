@@ -86,8 +86,7 @@ void copyMemRef(int64_t elementBytes, ::UnrankedMemRefType<char> *from,
     }
     std::memcpy(targetData + targetOffset * elementBytes,
                 sourceData + sourceOffset * elementBytes, elementBytes);
-    for (int64_t dim = rank - 1; dim >= 0 && ++index[dim] == sizes[dim];
-         --dim)
+    for (int64_t dim = rank - 1; dim >= 0 && ++index[dim] == sizes[dim]; --dim)
       index[dim] = 0;
   }
 }

@@ -418,8 +418,8 @@ llvm::Error invoke(ExecutionEngine &engine, StringRef entry,
   SmallVector<void *> packed;
   for (HostArgument &argument : arguments)
     packed.push_back(argument.getPackedArgument());
-  if (llvm::Error error = callEntry(engine, entry, packed, resultWords,
-                                    !resultTypes.empty()))
+  if (llvm::Error error =
+          callEntry(engine, entry, packed, resultWords, !resultTypes.empty()))
     return error;
   takeResults(resultWords, resultTypes, arguments, results);
   return llvm::Error::success();

@@ -55,9 +55,8 @@ void waitFor(OpBuilder &builder, Location loc, Value token) {
 
 /// A fresh stream's token: `gpu.wait async`.
 Value createStreamToken(OpBuilder &builder, Location loc) {
-  return gpu::WaitOp::create(builder, loc,
-                             builder.getType<gpu::AsyncTokenType>(),
-                             ValueRange{})
+  return gpu::WaitOp::create(
+             builder, loc, builder.getType<gpu::AsyncTokenType>(), ValueRange{})
       .getAsyncToken();
 }
 
