@@ -33,7 +33,6 @@ import subprocess
 from pathlib import Path
 from typing import Sequence
 
-import differential_tensor
 from differential_case import arg_specs, render_module
 from differential_generate import generate_case
 
@@ -53,6 +52,7 @@ def rounding_sensitive(text: str) -> bool:
 def tensor_variants(tools, tc, index: int, scratch: Path):
     """(suffix, module text) of tensor case `tc`: as generated (converted
     from linalg first where it is written in linalg) and fused."""
+    import differential_tensor  # imports differential, which imports us
     text = differential_tensor.render_tensor_module(tc)
     source = scratch / f"tensor_{index}.mlir"
     source.write_text(text)
@@ -75,6 +75,7 @@ def tensor_variants(tools, tc, index: int, scratch: Path):
 
 
 def build_bundle(args, tools, indices: Sequence[int]) -> int:
+    import differential_tensor  # imports differential, which imports us
     bundle = Path(args.pipeline_bundle)
     if bundle.exists():
         if not (bundle / "cases.json").is_file() and any(bundle.iterdir()):
