@@ -112,3 +112,59 @@ func.func @unit_stride_of_dynamic_dim_is_transposed(%a: memref<?x?xf32, strided<
   }
   return
 }
+
+// -----
+
+// Rows of 64 floats at a pitch of 65: the input's rows are off 16 bytes, so
+// 4-byte maps take 8-byte vectors (as a family's linear-narrow variant);
+// the input's rows are off 8 bytes too, so it moves lane by lane while the
+// output keeps its vectors.
+// CHECK-LABEL: func @misaligned_rows_lane_by_lane
+// CHECK-NOT: vector<4xf32>
+// CHECK: memref.load
+// CHECK: memref.load
+// CHECK-NOT: vector.load
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<1099511627776xf32>, vector<2xf32>
+// CHECK-NOT: vector<4xf32>
+func.func @misaligned_rows_lane_by_lane(%a: memref<64x64xf32, strided<[65, 1]>>, %c: memref<64x64xf32>) {
+  pointwise.map ins(%a : memref<64x64xf32, strided<[65, 1]>>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32):
+    %0 = arith.addf %x, %x : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Rows at a pitch of 66 floats are off 16 bytes but on 8: 8-byte vectors
+// for every operand.
+// CHECK-LABEL: func @rows_off_16_bytes_narrow
+// CHECK-NOT: vector<4xf32>
+// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<1099511627776xf32>, vector<2xf32>
+// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<1099511627776xf32>, vector<2xf32>
+// CHECK-NOT: vector<4xf32>
+func.func @rows_off_16_bytes_narrow(%a: memref<64x64xf32, strided<[66, 1]>>, %c: memref<64x64xf32>) {
+  pointwise.map ins(%a : memref<64x64xf32, strided<[66, 1]>>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32):
+    %0 = arith.addf %x, %x : f32
+    pointwise.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Halves keep 16-byte vectors (the narrow shape is for 4-byte maps); the
+// input, whose rows are off every vector, moves lane by lane.
+// CHECK-LABEL: func @misaligned_half_rows
+// CHECK-NOT: vector.load
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<1099511627776xf16>, vector<8xf16>
+func.func @misaligned_half_rows(%a: memref<64x64xf16, strided<[65, 1]>>, %c: memref<64x64xf16>) {
+  pointwise.map ins(%a : memref<64x64xf16, strided<[65, 1]>>) outs(%c : memref<64x64xf16>) {
+  ^bb0(%x: f16):
+    %0 = arith.addf %x, %x : f16
+    pointwise.yield %0 : f16
+  }
+  return
+}

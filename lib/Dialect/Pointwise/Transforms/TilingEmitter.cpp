@@ -73,30 +73,32 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
          llvm::concat<FlatOperand>(inputs, outputs))
       if (operand.flat && operand.vectorized)
         widest = std::max(widest, getElementByteWidth(operand.elementType));
-    vectorWidth = fitVectorWidthToStaticLayout(
-        std::max<int64_t>(1, vectorBytes / widest));
+    vectorWidth =
+        fitVectorsToStaticLayout(std::max<int64_t>(1, vectorBytes / widest));
     vectorCondition = computeHostVectorCondition();
   }
   return success();
 }
 
 // A width the static layout rules out would only leave a vector path that
-// never runs (docs/Performance.md, row `static-vector-width`).
-int64_t KernelEmitter::fitVectorWidthToStaticLayout(int64_t width) const {
+// never runs; an operand whose rows the layout misaligns goes lane by lane
+// rather than narrowing every operand's vectors (docs/Performance.md, row
+// `static-vector-width`).
+int64_t KernelEmitter::fitVectorsToStaticLayout(int64_t width) {
   auto rulesOut = [](Value value, int64_t width) {
     std::optional<int64_t> constant = getConstantIntValue(value);
     return constant && *constant % width != 0;
   };
-  for (; width > 1; width /= 2) {
-    bool ruledOut = sizes.size() > 1 && rulesOut(sizes.back(), width);
-    for (const FlatOperand &operand :
-         llvm::concat<const FlatOperand>(inputs, outputs))
-      if (operand.flat && operand.vectorized)
-        for (Value stride : ArrayRef(operand.strides).drop_back())
-          ruledOut = ruledOut || rulesOut(stride, width);
-    if (!ruledOut)
-      break;
-  }
+  if (sizes.size() > 1)
+    while (width > 1 && rulesOut(sizes.back(), width))
+      width /= 2;
+  if (width == 1)
+    return width;
+  for (FlatOperand &operand : llvm::concat<FlatOperand>(inputs, outputs))
+    if (operand.flat && operand.vectorized &&
+        llvm::any_of(ArrayRef(operand.strides).drop_back(),
+                     [&](Value stride) { return rulesOut(stride, width); }))
+      operand.vectorized = false;
   return width;
 }
 

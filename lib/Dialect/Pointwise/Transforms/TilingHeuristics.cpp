@@ -175,21 +175,53 @@ int64_t chooseUnroll(MapOp map, Strategy strategy) {
   return llvm::count_if(map.getInputs(), isMemRef) >= 2 ? 1 : 2;
 }
 
-/// The linear strategy's shape for option values 0: rank-1 maps whose memref
-/// operands all have 4-byte elements are faster with 8-byte vectors in blocks
-/// of 256 threads; at rank 2 and more, and with 2-byte or mixed element sizes,
-/// that shape is slower, so those keep 16-byte vectors in blocks of 128
-/// threads. The general strategy uses 128 threads (docs/Performance.md, row
-/// `linear-shape`).
+/// Whether some operand read along its rows (static last stride 1) has a
+/// static offset or row stride off 16 bytes: the static side of the
+/// dispatch's choice of the linear-narrow variants (`hasRowsOff16Bytes` in
+/// lib/Runtime/FamilyDispatch.cpp), with the base pointer taken as aligned.
+static bool hasStaticRowsOff16Bytes(MapOp map) {
+  constexpr int64_t kWideVectorBytes = 16;
+  auto isOff = [](int64_t elements, int64_t bytes) {
+    return !ShapedType::isDynamic(elements) &&
+           (elements * bytes) % kWideVectorBytes != 0;
+  };
+  for (Value operand : llvm::concat<Value>(map.getInputs(), map.getOutputs())) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    auto [strides, offset] = type.getStridesAndOffset();
+    if (strides.back() != 1)
+      continue;
+    int64_t bytes = getElementByteWidth(type.getElementType());
+    if (isOff(offset, bytes) ||
+        llvm::any_of(ArrayRef(strides).drop_back(),
+                     [&](int64_t stride) { return isOff(stride, bytes); }))
+      return true;
+  }
+  return false;
+}
+
+/// The linear strategy's shape for option values 0. Maps whose memref
+/// operands all have 4-byte elements are faster with 8-byte vectors: at rank
+/// 1 in blocks of 256 threads, at rank 2 and more (in blocks of 128) where
+/// the static layout puts some operand's rows off 16 bytes, as the dispatch
+/// picks the linear-narrow variants of a family. Other maps, with 2-byte or
+/// mixed element sizes, keep 16-byte vectors in blocks of 128 threads, as
+/// does the general strategy (docs/Performance.md, rows `linear-shape` and
+/// `narrow-variants`).
 LinearShape chooseLinearShape(MapOp map, Strategy strategy) {
   constexpr LinearShape kDefault{128, 16};
-  if (strategy != Strategy::Linear || map.getIterationShape().size() != 1)
+  if (strategy != Strategy::Linear)
     return kDefault;
   for (Value operand : llvm::concat<Value>(map.getInputs(), map.getOutputs()))
     if (auto type = dyn_cast<MemRefType>(operand.getType());
         type && getElementByteWidth(type.getElementType()) != 4)
       return kDefault;
-  return {256, 8};
+  if (map.getIterationShape().size() == 1)
+    return {256, 8};
+  if (hasStaticRowsOff16Bytes(map))
+    return {128, 8};
+  return kDefault;
 }
 
 } // namespace pointwise::tiling

@@ -231,11 +231,11 @@ private:
   mlir::Value computeMisalignment(mlir::Value memref,
                                   const FlatOperand &operand, int64_t width);
   mlir::Value computeHostVectorCondition();
-  /// The widest vector of at most `width` elements, halving, that the static
-  /// layout allows the linear strategy: at rank 2 and more, rows of a static
-  /// size and the vectorized operands' static row strides are whole numbers
-  /// of vectors.
-  int64_t fitVectorWidthToStaticLayout(int64_t width) const;
+  /// The widest vector of at most `width` elements, halving, whose whole
+  /// number fills a row of static size (rank 2 and more). A vectorized
+  /// operand whose static row stride is not a whole number of such vectors
+  /// moves its lanes one by one, so that the others keep their vectors.
+  int64_t fitVectorsToStaticLayout(int64_t width);
   /// The elements of a 16-byte vector of the transpose strategy, or 1 when
   /// its tiles cannot move vectors (i1 operands, tiles too small).
   int64_t chooseTransposeVectorWidth(int64_t tileEdge);
