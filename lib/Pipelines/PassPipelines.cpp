@@ -139,7 +139,9 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   }
   pm.addPass(std::make_unique<CheckMapPlacementPass>("pw-cpu-pipeline"));
   // Tensor-level modules become memref-level ones; others are untouched.
-  pm.addPass(createBufferizePass());
+  BufferizePassOptions bufferize;
+  bufferize.identityLayout = options.identityLayout;
+  pm.addPass(createBufferizePass(bufferize));
   // Before any rewrite of a map, whose checks are written against its
   // original operands (MapRuntimeVerification.cpp).
   if (options.runtimeVerification) {
@@ -324,7 +326,9 @@ void pointwise::buildGpuPipeline(OpPassManager &pm,
   // Tensor-level modules become memref-level ones, with their temporaries
   // freed and the buffers they return owned by the caller; then every buffer
   // of host code is GPU memory and every copy a map.
-  pm.addPass(createBufferizePass());
+  BufferizePassOptions bufferize;
+  bufferize.identityLayout = options.identityLayout;
+  pm.addPass(createBufferizePass(bufferize));
   pm.addPass(createPlaceBuffersOnDevicePass());
   buildGpuCodegenPipeline(pm, options, options.getTileOptions(),
                           options.launchOnCurrentStream,

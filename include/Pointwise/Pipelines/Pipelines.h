@@ -44,6 +44,13 @@ inline constexpr const char *kRuntimeVerificationDescription =
     "pwCheckMapOverlap); kernel families, whose run-time dispatch checks "
     "layouts, turn it off";
 
+/// The `identity-layout` option of both pipelines (pw-bufferize's).
+inline constexpr const char *kIdentityLayoutDescription =
+    "Bufferize tensor function arguments and results to memrefs with the "
+    "identity layout (contiguous, row-major) instead of fully dynamic "
+    "strided layouts: static tensor shapes give kernels with static layouts; "
+    "callers must pass contiguous buffers";
+
 /// Options of `pw-cpu-pipeline`.
 struct CpuPipelineOptions
     : public mlir::PassPipelineOptions<CpuPipelineOptions> {
@@ -81,6 +88,9 @@ struct CpuPipelineOptions
   Option<bool> runtimeVerification{
       *this, "runtime-verification",
       llvm::cl::desc(kRuntimeVerificationDescription), llvm::cl::init(true)};
+  Option<bool> identityLayout{*this, "identity-layout",
+                              llvm::cl::desc(kIdentityLayoutDescription),
+                              llvm::cl::init(false)};
 
   /// pw-tile's options for the tiled lowering.
   TilePassOptions getTileOptions() const {
@@ -250,6 +260,9 @@ struct GpuPipelineOptions
   Option<bool> runtimeVerification{
       *this, "runtime-verification",
       llvm::cl::desc(kRuntimeVerificationDescription), llvm::cl::init(true)};
+  Option<bool> identityLayout{*this, "identity-layout",
+                              llvm::cl::desc(kIdentityLayoutDescription),
+                              llvm::cl::init(false)};
 
   /// pw-tile's options.
   TilePassOptions getTileOptions() const {

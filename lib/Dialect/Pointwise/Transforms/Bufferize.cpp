@@ -56,13 +56,17 @@ bool holdsTensors(ModuleOp module) {
   return result.wasInterrupted();
 }
 
-void buildBufferization(OpPassManager &pm, bool deallocate) {
+void buildBufferization(OpPassManager &pm, bool deallocate,
+                        bool identityLayout) {
   // A map whose result is then stored into a buffer
   // (materialize_in_destination, insert_slice) writes that buffer directly
   // instead of a new one that is copied.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
+  if (identityLayout)
+    options.functionBoundaryTypeConversion =
+        bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   if (!deallocate)
     return;
@@ -78,7 +82,8 @@ struct BufferizePass : pointwise::impl::BufferizePassBase<BufferizePass> {
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     OpPassManager pipeline(ModuleOp::getOperationName());
-    buildBufferization(pipeline, /*deallocate=*/true);
+    buildBufferization(pipeline, /*deallocate=*/true,
+                       /*identityLayout=*/false);
     pipeline.getDependentDialects(registry);
   }
 
@@ -90,7 +95,7 @@ struct BufferizePass : pointwise::impl::BufferizePassBase<BufferizePass> {
     module.walk([&](memref::AllocOp alloc) { existing.insert(alloc); });
 
     OpPassManager pipeline(ModuleOp::getOperationName());
-    buildBufferization(pipeline, deallocate);
+    buildBufferization(pipeline, deallocate, identityLayout);
     if (failed(runPipeline(pipeline, module)))
       return signalPassFailure();
     if (deallocate)

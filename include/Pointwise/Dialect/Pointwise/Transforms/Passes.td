@@ -142,12 +142,25 @@ def BufferizePass : Pass<"pw-bufferize", "::mlir::ModuleOp"> {
     becomes a function over `memref<?xf32, strided<[?], offset: ?>>` whose
     map updates `%a`'s buffer in place and which returns a copy of it
     (`deallocate`) or `%a` itself (without).
+
+    With `identity-layout`, function boundaries use the identity layout
+    instead (upstream's `function-boundary-type-conversion=identity-layout-map`):
+    `tensor<1024x1024xf32>` becomes `memref<1024x1024xf32>`, whose sizes,
+    strides and offset are all static, so `pw-coalesce-dims` and `pw-tile`
+    see a contiguous layout at compile time (constant strides, 16-byte
+    vectors, no layout parameters). The caller then passes contiguous
+    buffers only: a view with other strides is not a valid argument.
   }];
   let options = [
     Option<"deallocate", "deallocate", "bool", /*default=*/"true",
            "Free temporaries and return caller-owned buffers (upstream's "
            "buffer-deallocation-pipeline); without it, a bufferization that "
            "allocates is an error">,
+    Option<"identityLayout", "identity-layout", "bool", /*default=*/"false",
+           "Tensor arguments and results of functions become memrefs with "
+           "the identity layout (contiguous, row-major, offset 0) instead of "
+           "fully dynamic strided layouts: static shapes then give kernels "
+           "with static layouts, and callers must pass contiguous buffers">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect",
