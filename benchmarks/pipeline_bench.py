@@ -101,7 +101,7 @@ def static_workloads(library, families, options, ceiling):
         copy_call, _buffers = gpu_bench.same_bytes_copy(case.bytes)
         ms = timed_rounds({
             "family": lambda: case.ours(*case.args, *family_outs),
-            "pipeline": lambda: entry(*descriptors),
+            "pipeline": library.bind(name, *descriptors),
             "copy": copy_call}, options.rounds)
         pct = {k: 100 * case.bytes / (v * 1e-3) / 1e9 / ceiling
                for k, v in ms.items()}
@@ -241,7 +241,7 @@ def fused_chains(library, options, ceiling, flaggems):
                               atol=tolerance, rtol=tolerance)
         err, ok = gpu_bench.compare(out, ref, case)
         failed |= not ok
-        calls = {"ours": lambda: entry(*descriptors),
+        calls = {"ours": library.bind(f"{kind}_{elem}_{size}", *descriptors),
                  "eager": lambda: eager(*args)}
         copy_call, _buffers = gpu_bench.same_bytes_copy(fused)
         calls["copy"] = copy_call

@@ -22,6 +22,7 @@ entries from Python with torch tensors, on the runtime's current stream.
 
 import argparse
 import ctypes
+import functools
 import pathlib
 
 M = N = 8192
@@ -355,6 +356,15 @@ class ModuleLibrary:
         def call(*descriptors):
             function(*[ctypes.byref(d) for d in descriptors])
         return call
+
+    def bind(self, name, *descriptors):
+        """A call of `name` on `descriptors` with no argument: the
+        descriptors' addresses are taken once, so that each call costs the
+        entry and ctypes' own dispatch only (launch-bound sizes)."""
+        function = getattr(self.library, "_mlir_ciface_" + name)
+        function.restype = None
+        return functools.partial(function,
+                                 *[ctypes.byref(d) for d in descriptors])
 
 
 def main():
