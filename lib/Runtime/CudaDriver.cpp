@@ -111,6 +111,19 @@ LoadedDriver *loadDriver() {
       dlsym(library, "cuMemAllocAsync"));
   api.cuMemFreeAsync = reinterpret_cast<decltype(api.cuMemFreeAsync)>(
       dlsym(library, "cuMemFreeAsync"));
+  api.cuMemPoolCreate = reinterpret_cast<decltype(api.cuMemPoolCreate)>(
+      dlsym(library, "cuMemPoolCreate"));
+  api.cuMemPoolSetAttribute =
+      reinterpret_cast<decltype(api.cuMemPoolSetAttribute)>(
+          dlsym(library, "cuMemPoolSetAttribute"));
+  api.cuMemPoolTrimTo = reinterpret_cast<decltype(api.cuMemPoolTrimTo)>(
+      dlsym(library, "cuMemPoolTrimTo"));
+  api.cuMemAllocFromPoolAsync =
+      reinterpret_cast<decltype(api.cuMemAllocFromPoolAsync)>(
+          dlsym(library, "cuMemAllocFromPoolAsync"));
+  if (!api.cuMemPoolCreate || !api.cuMemPoolSetAttribute ||
+      !api.cuMemPoolTrimTo || !api.cuMemAllocFromPoolAsync)
+    api.cuMemPoolCreate = nullptr;
   need(api.cuMemcpyAsync, {"cuMemcpyAsync"});
   need(api.cuMemsetD8Async, {"cuMemsetD8Async"});
   need(api.cuMemsetD16Async, {"cuMemsetD16Async"});

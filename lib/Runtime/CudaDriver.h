@@ -34,6 +34,21 @@ using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
+
+/// A memory pool's properties (cuda.h's CUmemPoolProps_v1).
+struct CUmemPoolProps {
+  int allocType;
+  int handleTypes;
+  struct {
+    int type;
+    int id;
+  } location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
 
 // The enumerator values the runtime uses (cuda.h).
 enum : int {
@@ -56,6 +71,12 @@ enum : int {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_JIT_OPTIMIZATION_LEVEL = 7,
+};
+enum : int {
+  CU_MEM_ALLOCATION_TYPE_PINNED = 1,
+  CU_MEM_HANDLE_TYPE_NONE = 0,
+  CU_MEM_LOCATION_TYPE_DEVICE = 1,
+  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
 };
 enum : unsigned {
   CU_MEM_ATTACH_GLOBAL = 1,
@@ -102,6 +123,15 @@ struct CudaDriver {
                               CUstream stream);
   /// Optional with it: stream-ordered release.
   CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
+  /// Optional (since CUDA 11.2), all or none: the runtime's own memory
+  /// pools (MemoryPool.cpp); without them stream-ordered allocations come
+  /// from the device's default pool.
+  CUresult (*cuMemPoolCreate)(CUmemoryPool *pool, const CUmemPoolProps *props);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool pool, int attribute,
+                                    void *value);
+  CUresult (*cuMemPoolTrimTo)(CUmemoryPool pool, size_t minBytesToKeep);
+  CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr *pointer, size_t bytes,
+                                      CUmemoryPool pool, CUstream stream);
   CUresult (*cuMemcpyAsync)(CUdeviceptr to, CUdeviceptr from, size_t bytes,
                             CUstream stream);
   CUresult (*cuMemsetD8Async)(CUdeviceptr to, unsigned char value, size_t count,

@@ -8,6 +8,7 @@
 
 #include "Context.h"
 #include "ErrorState.h"
+#include "MemoryPool.h"
 #include "Modules.h"
 
 #include "Pointwise/Layout/OffsetRange.h"
@@ -233,9 +234,14 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
     checkPending(
         driver->cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL),
         "mgpuMemAlloc", "cuMemAllocManaged");
-  else if (stream && driver->cuMemAllocAsync)
+  else if (CUmemoryPool pool = stream ? getDevicePool(*driver) : nullptr)
     // Ordered on the stream of the launches that use it: no synchronization,
-    // and the pool reuses memory freed earlier on that stream.
+    // and the runtime's pool reuses memory freed earlier, across
+    // synchronizations (MemoryPool.h).
+    checkPending(driver->cuMemAllocFromPoolAsync(&pointer, sizeBytes, pool,
+                                                 toStream(stream)),
+                 "mgpuMemAlloc", "cuMemAllocFromPoolAsync");
+  else if (stream && driver->cuMemAllocAsync)
     checkPending(driver->cuMemAllocAsync(&pointer, sizeBytes, toStream(stream)),
                  "mgpuMemAlloc", "cuMemAllocAsync");
   else

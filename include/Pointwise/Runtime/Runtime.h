@@ -102,6 +102,12 @@ PW_RUNTIME_API pwStatus pwMemcpyDeviceToDevice(void *to, const void *from,
                                                size_t bytes);
 PW_RUNTIME_API pwStatus pwMemsetBytes(void *device, unsigned char value,
                                       size_t bytes);
+/* Compiled programs allocate their temporaries on the current stream from
+ * a memory pool of the runtime per device, which keeps freed memory for the
+ * next call instead of giving it back at each synchronization. This gives
+ * that kept memory back to the driver (memory still allocated, or whose
+ * stream-ordered free has not completed, stays). */
+PW_RUNTIME_API pwStatus pwReleaseCachedMemory(void);
 
 /*===------------------------------ Streams -------------------------------===*/
 

@@ -382,6 +382,51 @@ CUresult cuMemAllocAsync(unsigned long long *pointer, size_t bytes,
   return result;
 }
 
+// A pool is a counter's address: the fake allocates from the heap anyway.
+CUresult cuMemPoolCreate(void **pool, const void *props) {
+  FAKE_INJECT("cuMemPoolCreate");
+  // CUmemPoolProps: allocType, handleTypes, then location {type, id}.
+  const int *fields = static_cast<const int *>(props);
+  if (fields[0] != 1 || fields[1] != 0 || fields[2] != 1)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.poolsCreated;
+  state.lastPoolDevice = fields[3];
+  *pool = &state.poolsCreated;
+  return kSuccess;
+}
+
+CUresult cuMemPoolSetAttribute(void *pool, int attribute, void *value) {
+  FAKE_INJECT("cuMemPoolSetAttribute");
+  if (pool != &state.poolsCreated || attribute != 4)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.lastReleaseThreshold = *static_cast<unsigned long long *>(value);
+  return kSuccess;
+}
+
+CUresult cuMemPoolTrimTo(void *pool, size_t /*minBytesToKeep*/) {
+  FAKE_INJECT("cuMemPoolTrimTo");
+  if (pool != &state.poolsCreated)
+    return kInvalidValue;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.poolTrims;
+  return kSuccess;
+}
+
+CUresult cuMemAllocFromPoolAsync(unsigned long long *pointer, size_t bytes,
+                                 void *pool, void *stream) {
+  FAKE_INJECT("cuMemAllocFromPoolAsync");
+  if (pool != &state.poolsCreated)
+    return kInvalidValue;
+  CUresult result = cuMemAlloc_v2(pointer, bytes);
+  std::lock_guard<std::mutex> lock(state.mutex);
+  ++state.poolAllocations;
+  state.lastAllocationPool = pool;
+  state.lastAllocationStream = stream;
+  return result;
+}
+
 CUresult cuMemFreeAsync(unsigned long long pointer, void *stream) {
   FAKE_INJECT("cuMemFreeAsync");
   std::free(reinterpret_cast<void *>(static_cast<uintptr_t>(pointer)));

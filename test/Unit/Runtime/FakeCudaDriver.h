@@ -78,6 +78,14 @@ struct FakeCudaState {
   int asyncAllocations = 0;
   int asyncFrees = 0;
   void *lastAllocationStream = nullptr;
+  /// Memory pools made (cuMemPoolCreate), the last one's device and release
+  /// threshold, allocations from a pool and the pool of the last, and trims.
+  int poolsCreated = 0;
+  int lastPoolDevice = -1;
+  unsigned long long lastReleaseThreshold = 0;
+  int poolAllocations = 0;
+  void *lastAllocationPool = nullptr;
+  int poolTrims = 0;
   int liveEvents = 0;
   unsigned lastStreamFlags = 0;
   unsigned lastEventFlags = 0;

@@ -23,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -313,32 +314,74 @@ TEST(FakeDriverTest, DriverErrorsAreTranslated) {
 }
 
 // Host code that allocates on a stream (pw-place-buffers-on-device's
-// gpu.alloc on the current stream) gets stream-ordered memory.
-TEST(FakeDriverTest, AllocationsOnAStreamAreStreamOrdered) {
+// gpu.alloc on the current stream) gets stream-ordered memory from the
+// runtime's pool of the device, which keeps freed memory (release threshold
+// UINT64_MAX) until pwReleaseCachedMemory.
+TEST(FakeDriverTest, AllocationsOnAStreamComeFromTheRuntimesPool) {
   FakeCudaState &state = *fake().state;
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
   pwStream stream = nullptr;
   ASSERT_EQ(pwStreamCreate(&stream), PW_SUCCESS);
-  int allocations = state.asyncAllocations, frees = state.asyncFrees;
+  int allocations = state.poolAllocations, frees = state.asyncFrees;
+  int pools = state.poolsCreated;
   auto *words = static_cast<uint32_t *>(mgpuMemAlloc(64, stream, false));
   ASSERT_NE(words, nullptr);
-  EXPECT_EQ(state.asyncAllocations, allocations + 1);
+  EXPECT_EQ(state.poolsCreated, std::max(pools, 1));
+  EXPECT_EQ(state.lastPoolDevice, 0);
+  EXPECT_EQ(state.lastReleaseThreshold, UINT64_MAX);
+  EXPECT_EQ(state.poolAllocations, allocations + 1);
+  EXPECT_EQ(state.lastAllocationPool, static_cast<void *>(&state.poolsCreated));
   EXPECT_EQ(state.lastAllocationStream, static_cast<void *>(stream));
   mgpuMemFree(words, stream);
   EXPECT_EQ(state.asyncFrees, frees + 1);
+  // One pool per device, made once.
+  void *again = mgpuMemAlloc(64, stream, false);
+  ASSERT_NE(again, nullptr);
+  mgpuMemFree(again, stream);
+  EXPECT_EQ(state.poolsCreated, std::max(pools, 1));
+  EXPECT_EQ(state.poolAllocations, allocations + 2);
   // Without a stream, as before: cuMemAlloc and cuMemFree.
   void *plain = mgpuMemAlloc(64, nullptr, false);
   ASSERT_NE(plain, nullptr);
   mgpuMemFree(plain, nullptr);
-  EXPECT_EQ(state.asyncAllocations, allocations + 1);
-  EXPECT_EQ(state.asyncFrees, frees + 1);
+  EXPECT_EQ(state.poolAllocations, allocations + 2);
+  EXPECT_EQ(state.asyncFrees, frees + 2);
   EXPECT_EQ(pwTakePendingError(), PW_SUCCESS);
+  // The kept memory goes back on request.
+  int trims = state.poolTrims;
+  EXPECT_EQ(pwReleaseCachedMemory(), PW_SUCCESS);
+  EXPECT_EQ(state.poolTrims, trims + 1);
   // A failing stream-ordered allocation is pending, like the others.
-  fake().failNext("cuMemAllocAsync", 2);
+  fake().failNext("cuMemAllocFromPoolAsync", 2);
   EXPECT_EQ(mgpuMemAlloc(64, stream, false), nullptr);
   EXPECT_EQ(pwTakePendingError(), PW_ERROR_OUT_OF_MEMORY);
-  EXPECT_EQ(lastMessage(), "mgpuMemAlloc: cuMemAllocAsync failed: "
+  EXPECT_EQ(lastMessage(), "mgpuMemAlloc: cuMemAllocFromPoolAsync failed: "
                            "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
   EXPECT_EQ(pwStreamDestroy(stream), PW_SUCCESS);
+}
+
+// Where a device's pool cannot be made, the default pool serves
+// (cuMemAllocAsync), and that device's pool is not tried again.
+TEST(FakeDriverTest, AllocationsFallBackToTheDefaultPool) {
+  FakeCudaState &state = *fake().state;
+  ASSERT_EQ(pwSetDevice(1), PW_SUCCESS);
+  pwStream stream = nullptr;
+  ASSERT_EQ(pwStreamCreate(&stream), PW_SUCCESS);
+  fake().failNext("cuMemPoolCreate", 1);
+  int allocations = state.asyncAllocations;
+  int poolAllocations = state.poolAllocations, pools = state.poolsCreated;
+  for (int i = 0; i < 2; ++i) {
+    void *memory = mgpuMemAlloc(64, stream, false);
+    ASSERT_NE(memory, nullptr);
+    mgpuMemFree(memory, stream);
+  }
+  EXPECT_EQ(state.asyncAllocations, allocations + 2);
+  EXPECT_EQ(state.poolAllocations, poolAllocations);
+  EXPECT_EQ(state.poolsCreated, pools);
+  EXPECT_EQ(pwTakePendingError(), PW_SUCCESS);
+  EXPECT_EQ(pwReleaseCachedMemory(), PW_SUCCESS);
+  EXPECT_EQ(pwStreamDestroy(stream), PW_SUCCESS);
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
 }
 
 const char kPtx[] = "// fake PTX\n.entry add(\n.entry mul(\n";
