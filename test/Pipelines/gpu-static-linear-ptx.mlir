@@ -40,8 +40,11 @@ func.func @add_contiguous(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, 
 // CHECK-NEXT: .param .u64 .ptr .align 1 add_f16_kernel_param_3,
 // CHECK-NEXT: .param .u8 add_f16_kernel_param_4
 // CHECK-NEXT: )
+// The body computes on vectors: packed adds, two halves each (row
+// `vector-body`).
 // CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
 // CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32
+// CHECK-COUNT-4: add.rn.f16x2
 // CHECK: st.global.v4.b32
 func.func @add_f16(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memref<1024x1024xf16>) {
   pointwise.map ins(%a, %b : memref<1024x1024xf16>, memref<1024x1024xf16>) outs(%c : memref<1024x1024xf16>) {

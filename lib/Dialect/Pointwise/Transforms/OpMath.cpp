@@ -10,9 +10,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/RegionGraphTraits.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -22,10 +24,30 @@ using namespace pointwise;
 
 namespace {
 
-bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
+/// Whether `type`, or the element type of a vector `type`, is f16 or bf16.
+bool isHalf(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isF16() || element.isBF16();
+}
 
+/// `type` with f32 for f16/bf16 (elements, in a vector).
 Type getOpMathType(Type type) {
-  return isHalf(type) ? Float32Type::get(type.getContext()) : type;
+  if (!isHalf(type))
+    return type;
+  Type f32 = Float32Type::get(type.getContext());
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(f32);
+  return f32;
+}
+
+/// A constant of `type` (a scalar, or a vector of equal lanes) whose value,
+/// or every lane's, is `value`, an attribute of `type`'s element type.
+Value createSplatConstant(OpBuilder &builder, Location loc, Type type,
+                          TypedAttr value) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(builder, loc, vector,
+                                     SplatElementsAttr::get(vector, value));
+  return arith::ConstantOp::create(builder, loc, type, value);
 }
 
 /// Whether `op` can have its f16/bf16 results, region arguments and region
@@ -63,8 +85,8 @@ Value saturateFloatToInt(OpBuilder &builder, Operation *conversion) {
   if (!isSigned && !isa<arith::FPToUIOp>(conversion))
     return converted;
   Value input = conversion->getOperand(0);
-  auto floatType = dyn_cast<FloatType>(input.getType());
-  auto intType = dyn_cast<IntegerType>(converted.getType());
+  auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(input.getType()));
+  auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(converted));
   if (!floatType || !intType)
     return converted;
   OpBuilder::InsertionGuard guard(builder);
@@ -73,12 +95,12 @@ Value saturateFloatToInt(OpBuilder &builder, Operation *conversion) {
   unsigned width = intType.getWidth();
   const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
   auto floatConstant = [&](const llvm::APFloat &value) {
-    return arith::ConstantOp::create(builder, loc, floatType,
-                                     builder.getFloatAttr(floatType, value));
+    return createSplatConstant(builder, loc, input.getType(),
+                               builder.getFloatAttr(floatType, value));
   };
   auto intConstant = [&](const llvm::APInt &value) {
-    return arith::ConstantOp::create(builder, loc, intType,
-                                     builder.getIntegerAttr(intType, value));
+    return createSplatConstant(builder, loc, converted.getType(),
+                               builder.getIntegerAttr(intType, value));
   };
   auto compare = [&](arith::CmpFPredicate predicate, Value bound) {
     return arith::CmpFOp::create(builder, loc, predicate, input, bound);
@@ -123,7 +145,11 @@ Value saturateFloatToInt(OpBuilder &builder, Operation *conversion) {
 
 class OpMathCloner {
 public:
-  OpMathCloner(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
+  /// With `lanes`, every body value becomes a vector of that many lanes:
+  /// the inputs are vectors, and each op computes all lanes at once.
+  OpMathCloner(OpBuilder &builder, Location loc,
+               std::optional<int64_t> lanes = std::nullopt)
+      : builder(builder), loc(loc), lanes(lanes) {}
 
   void setInput(Value bodyValue, Value storageValue) {
     values.map(bodyValue, isHalf(storageValue.getType()) ? widen(storageValue)
@@ -133,26 +159,30 @@ public:
   /// The value of `bodyValue` in its original (storage) type.
   Value getInStorageType(Value bodyValue) {
     Value value = values.lookup(bodyValue);
-    if (value.getType() == bodyValue.getType())
+    Type storage = lift(bodyValue.getType());
+    if (value.getType() == storage)
       return value;
-    return arith::TruncFOp::create(builder, loc, bodyValue.getType(), value);
+    return arith::TruncFOp::create(builder, loc, storage, value);
   }
 
   void clone(Operation &op) {
-    if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      if (auto attr = dyn_cast<FloatAttr>(constant.getValue());
-          attr && isHalf(attr.getType())) {
-        Type f32 = builder.getF32Type();
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      TypedAttr value = constant.getValue();
+      if (auto attr = dyn_cast<FloatAttr>(value);
+          attr && isHalf(attr.getType()))
+        value =
+            builder.getFloatAttr(builder.getF32Type(), attr.getValueAsDouble());
+      if (lanes || value != constant.getValue()) {
         values.map(constant.getResult(),
-                   arith::ConstantOp::create(
-                       builder, op.getLoc(), f32,
-                       builder.getFloatAttr(f32, attr.getValueAsDouble())));
+                   createSplatConstant(builder, op.getLoc(),
+                                       lift(value.getType()), value));
         return;
       }
+    }
     if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
       // The operand is already at least f32 here.
       Value in = values.lookup(ext.getIn());
-      Type target = getOpMathType(ext.getType());
+      Type target = getOpMathType(lift(ext.getType()));
       values.map(ext.getResult(),
                  in.getType() == target
                      ? in
@@ -165,8 +195,9 @@ public:
       // Keep the rounding the body asks for, in its rounding mode, then go
       // back to f32.
       Value rounded = arith::TruncFOp::create(
-          builder, op.getLoc(), trunc.getType(), values.lookup(trunc.getIn()),
-          trunc.getRoundingmodeAttr(), trunc.getFastmathAttr());
+          builder, op.getLoc(), lift(trunc.getType()),
+          values.lookup(trunc.getIn()), trunc.getRoundingmodeAttr(),
+          trunc.getFastmathAttr());
       values.map(trunc.getResult(), widen(rounded));
       return;
     }
@@ -190,7 +221,13 @@ public:
 
 private:
   Value widen(Value half) {
-    return arith::ExtFOp::create(builder, loc, builder.getF32Type(), half);
+    return arith::ExtFOp::create(builder, loc, getOpMathType(half.getType()),
+                                 half);
+  }
+
+  /// `type` as the cloner computes it: a vector of `lanes` of it, or itself.
+  Type lift(Type type) const {
+    return lanes ? VectorType::get({*lanes}, type) : type;
   }
 
   /// Clones `op` with its operands' opmath values, f16/bf16 results in f32,
@@ -202,7 +239,9 @@ private:
           return values.lookup(operand);
         });
     SmallVector<Type> resultTypes =
-        llvm::map_to_vector(op.getResultTypes(), getOpMathType);
+        llvm::map_to_vector(op.getResultTypes(), [&](Type type) {
+          return getOpMathType(lift(type));
+        });
     SmallVector<Block *> successors = llvm::map_to_vector(
         op.getSuccessors(), [&](Block *block) { return values.lookup(block); });
     Operation *copy = Operation::create(
@@ -258,7 +297,22 @@ private:
     getUsedValuesDefinedAbove(op.getRegions(), captured);
     for (Value value : captured)
       storage.map(value, getInStorageType(value));
-    Operation *copy = builder.clone(op, storage);
+    Operation *copy;
+    if (lanes) {
+      // Bodies computed on vectors have no regions (isVectorizableBody).
+      SmallVector<Value> operands =
+          llvm::map_to_vector(op.getOperands(), [&](Value operand) {
+            return storage.lookup(operand);
+          });
+      SmallVector<Type> resultTypes = llvm::map_to_vector(
+          op.getResultTypes(), [&](Type type) { return lift(type); });
+      copy = Operation::create(op.getLoc(), op.getName(), resultTypes, operands,
+                               NamedAttrList(op.getDiscardableAttrDictionary()),
+                               op.getPropertiesStorage(), {}, 0);
+      builder.insert(copy);
+    } else {
+      copy = builder.clone(op, storage);
+    }
     if (Value saturated = saturateFloatToInt(builder, copy);
         saturated && saturated != copy->getResult(0)) {
       values.map(op.getResult(0), saturated);
@@ -270,16 +324,14 @@ private:
 
   OpBuilder &builder;
   Location loc;
+  std::optional<int64_t> lanes;
   IRMapping values;
 };
 
-} // namespace
-
-SmallVector<Value> pointwise::cloneBodyInOpMath(OpBuilder &builder,
-                                                Location loc, MapOp map,
-                                                ValueRange inputs) {
+/// Shared by both entry points: clones the body with `cloner`.
+SmallVector<Value> cloneBody(OpMathCloner &cloner, MapOp map,
+                             ValueRange inputs) {
   Block *body = map.getBodyBlock();
-  OpMathCloner cloner(builder, loc);
   for (auto [argument, input] : llvm::zip(body->getArguments(), inputs))
     cloner.setInput(argument, input);
   for (Operation &op : body->without_terminator())
@@ -288,4 +340,38 @@ SmallVector<Value> pointwise::cloneBodyInOpMath(OpBuilder &builder,
   for (Value yielded : cast<YieldOp>(body->getTerminator()).getValues())
     results.push_back(cloner.getInStorageType(yielded));
   return results;
+}
+
+} // namespace
+
+SmallVector<Value> pointwise::cloneBodyInOpMath(OpBuilder &builder,
+                                                Location loc, MapOp map,
+                                                ValueRange inputs) {
+  OpMathCloner cloner(builder, loc);
+  return cloneBody(cloner, map, inputs);
+}
+
+bool pointwise::isVectorizableBody(MapOp map) {
+  auto isElementType = [](Type type) {
+    return isa<IntegerType, FloatType, IndexType>(type);
+  };
+  for (Operation &op : map.getBodyBlock()->without_terminator()) {
+    if (op.getNumRegions() != 0 || op.getNumSuccessors() != 0)
+      return false;
+    if (!isa<arith::ConstantOp>(op) && !op.hasTrait<OpTrait::Elementwise>())
+      return false;
+    if (!llvm::all_of(op.getOperandTypes(), isElementType) ||
+        !llvm::all_of(op.getResultTypes(), isElementType))
+      return false;
+  }
+  return true;
+}
+
+SmallVector<Value> pointwise::cloneBodyInOpMathOnVectors(OpBuilder &builder,
+                                                         Location loc,
+                                                         MapOp map,
+                                                         ValueRange inputs,
+                                                         int64_t lanes) {
+  OpMathCloner cloner(builder, loc, lanes);
+  return cloneBody(cloner, map, inputs);
 }

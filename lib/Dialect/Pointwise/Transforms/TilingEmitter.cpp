@@ -14,6 +14,7 @@
 
 #include "Pointwise/Dialect/Pointwise/IR/PointwiseDialect.h"
 #include "Pointwise/Dialect/Pointwise/Transforms/FlatView.h"
+#include "Pointwise/Dialect/Pointwise/Transforms/OpMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -76,8 +77,24 @@ LogicalResult KernelEmitter::prepare(Strategy strategy, int64_t vectorBytes) {
     vectorWidth =
         fitVectorsToStaticLayout(std::max<int64_t>(1, vectorBytes / widest));
     vectorCondition = computeHostVectorCondition();
+    vectorBody = chooseVectorBody();
   }
   return success();
+}
+
+// Packed f16/bf16 arithmetic takes two lanes per instruction, which LLVM
+// selects reliably only from vector ops; for other element types a vector
+// op is the lanes' scalar ops (docs/Performance.md, row `vector-body`).
+bool KernelEmitter::chooseVectorBody() const {
+  if (vectorWidth == 1 || !isVectorizableBody(map))
+    return false;
+  return llvm::any_of(llvm::concat<const FlatOperand>(inputs, outputs),
+                      [](const FlatOperand &operand) {
+                        return operand.flat &&
+                               operand.elementType.getIntOrFloatBitWidth() ==
+                                   16 &&
+                               isa<FloatType>(operand.elementType);
+                      });
 }
 
 // A width the static layout rules out would only leave a vector path that

@@ -236,6 +236,9 @@ private:
   /// operand whose static row stride is not a whole number of such vectors
   /// moves its lanes one by one, so that the others keep their vectors.
   int64_t fitVectorsToStaticLayout(int64_t width);
+  /// Whether the vector path computes the body on vectors of its width
+  /// rather than lane by lane.
+  bool chooseVectorBody() const;
   /// The elements of a 16-byte vector of the transpose strategy, or 1 when
   /// its tiles cannot move vectors (i1 operands, tiles too small).
   int64_t chooseTransposeVectorWidth(int64_t tileEdge);
@@ -293,6 +296,9 @@ private:
   llvm::SmallVector<mlir::Value> scalarInputs; // the map's operand for scalars
   llvm::SmallVector<FlatOperand> outputs;
   int64_t vectorWidth = 1;
+  /// The linear strategy's vector path computes each chunk's body once, on
+  /// vectors (chooseVectorBody).
+  bool vectorBody = false;
   mlir::Value vectorCondition; // host-side i1: the vector path is safe
   mlir::Value head;            // host-side: scalar elements before the vectors
 };

@@ -192,14 +192,30 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
 
   for (auto [chunk, chunkLanes] : llvm::enumerate(lanes)) {
     SmallVector<SmallVector<Value>> results(outputs.size());
-    for (int64_t lane = 0; lane < vectorWidth; ++lane) {
-      SmallVector<Value> values;
+    if (vectorBody) {
+      // The chunk's lanes as vectors (from_elements of the lanes extracted
+      // from a loaded vector folds back to that vector), one body for all.
+      SmallVector<Value> vectors;
       for (SmallVector<Value> &inputLanes : chunkLanes)
-        values.push_back(inputLanes[lane]);
-      SmallVector<Value> laneResults =
-          cloneBodyInOpMath(builder, loc, map, values);
-      for (auto [output, value] : llvm::enumerate(laneResults))
-        results[output].push_back(value);
+        vectors.push_back(vector::FromElementsOp::create(
+            builder, loc,
+            VectorType::get({vectorWidth}, inputLanes.front().getType()),
+            inputLanes));
+      for (auto [output, vector] : llvm::enumerate(cloneBodyInOpMathOnVectors(
+               builder, loc, map, vectors, vectorWidth)))
+        for (int64_t lane = 0; lane < vectorWidth; ++lane)
+          results[output].push_back(
+              vector::ExtractOp::create(builder, loc, vector, lane));
+    } else {
+      for (int64_t lane = 0; lane < vectorWidth; ++lane) {
+        SmallVector<Value> values;
+        for (SmallVector<Value> &inputLanes : chunkLanes)
+          values.push_back(inputLanes[lane]);
+        SmallVector<Value> laneResults =
+            cloneBodyInOpMath(builder, loc, map, values);
+        for (auto [output, value] : llvm::enumerate(laneResults))
+          results[output].push_back(value);
+      }
     }
     for (auto [index, operand] : llvm::enumerate(outputs)) {
       Value offset = offsets[chunk][inputs.size() + index];

@@ -34,6 +34,20 @@ llvm::SmallVector<mlir::Value> cloneBodyInOpMath(mlir::OpBuilder &builder,
                                                  mlir::Location loc, MapOp map,
                                                  mlir::ValueRange inputs);
 
+/// Whether the body of `map` can compute several elements at once on
+/// vectors: it has only constants and elementwise ops (arith, math) on
+/// integers, floats and indices, and no regions.
+bool isVectorizableBody(MapOp map);
+
+/// cloneBodyInOpMath for `lanes` elements at once: each input is a vector
+/// of `lanes` values in its storage type (scalars broadcast), and so is each
+/// result. `map` must satisfy isVectorizableBody. Lanes compute exactly what
+/// cloneBodyInOpMath computes for each, in vector ops that LLVM can select
+/// as packed instructions (two f16/bf16 lanes per instruction on NVPTX).
+llvm::SmallVector<mlir::Value>
+cloneBodyInOpMathOnVectors(mlir::OpBuilder &builder, mlir::Location loc,
+                           MapOp map, mlir::ValueRange inputs, int64_t lanes);
+
 } // namespace pointwise
 
 #endif // POINTWISE_DIALECT_POINTWISE_TRANSFORMS_OPMATH_H
