@@ -18,8 +18,9 @@ call each), Inductor (torch.compile of eager's function) and FlagGems (the
 whole chain as one pointwise_dynamic kernel), with a copy of the fused
 bytes. Columns: ours as % of the copy bandwidth for its own bytes; eager /
 ours against the ideal ratio (the bytes eager's separate ops move / the
-fused bytes); Inductor / ours; and at 2^16, where launches dominate, eager /
-ours against the number of ops.
+fused bytes); Inductor / ours. At 2^16, where launches dominate, a second
+table gives the host time per call (back-to-back calls, one
+synchronization) and eager / ours against the number of ops.
 
 Outputs are compared with eager's on every element before timing.
 
@@ -218,6 +219,11 @@ def flaggems_chains():
             "long12": long12}, None
 
 
+# Chains of at most this many elements (log2) are launch-bound: their
+# calls are also timed as host time per call.
+LAUNCH_BOUND_LOG2 = 16
+
+
 def fused_chains(library, options, ceiling, flaggems):
     print("\n== fused chains: one pw-fuse-maps kernel vs separate eager ops, "
           "Inductor and FlagGems (median ms of %d interleaved rounds)"
@@ -226,7 +232,7 @@ def fused_chains(library, options, ceiling, flaggems):
           "eager ms | eager / ours | ideal (bytes ratio) | inductor ms | "
           "inductor / ours | flaggems ms | max error |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    rows, failed = [], False
+    rows, failed, launch_bound = [], False, []
     for kind, size, elem in pm.CHAIN_CASES:
         dtype = {"f32": torch.float32, "bf16": torch.bfloat16}[elem]
         args, eager, unfused, fused = make_chain(kind, size, dtype)
@@ -254,6 +260,11 @@ def fused_chains(library, options, ceiling, flaggems):
             fg(*args)
             calls["flaggems"] = lambda: fg(*args)
         ms = timed_rounds(calls, options.rounds)
+        if size <= LAUNCH_BOUND_LOG2:
+            host, _ = gpu_bench.host_rounds(
+                {name: (call, ()) for name, call in calls.items()
+                 if name != "copy"}, rounds=options.rounds)
+            launch_bound.append((kind, elem, size, ops, host))
         own_pct = 100 * fused / (ms["ours"] * 1e-3) / 1e9 / ceiling
         row = {"chain": kind, "elem": elem, "log2_elements": size, "ops": ops,
                "fused_bytes": fused, "unfused_bytes": unfused, "ms": ms,
@@ -271,7 +282,34 @@ def fused_chains(library, options, ceiling, flaggems):
                   "" if ok else " WRONG"), flush=True)
         del args, ref, out, descriptors, _buffers
         torch.cuda.empty_cache()
+    print_launch_bound(launch_bound)
+    for row, (_kind, _elem, _size, _ops, host) in zip(
+            [r for r in rows if r["log2_elements"] <= LAUNCH_BOUND_LOG2],
+            launch_bound):
+        row["host_us"] = host
     return rows, failed
+
+
+def print_launch_bound(launch_bound):
+    """The launch-bound chains as host time per call: wall-clock over
+    thousands of back-to-back calls and one synchronization (gpu_bench's
+    small_latency), where do_bench's events time the device instead."""
+    if not launch_bound:
+        return
+    print("\n== launch-bound chains: host us per call (median of interleaved "
+          "rounds of back-to-back calls); the target is eager / ours >= "
+          "ops - 1 (eager's separate calls against our one)")
+    print("| chain | ops | elements | ours us | eager us | eager / ours | "
+          "target | inductor us | inductor / ours | flaggems us |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for kind, elem, size, ops, host in launch_bound:
+        print("| %s %s | %d | 2^%d | %.2f | %.2f | %.2f | %d | %s | %s | %s |" % (
+            kind, elem, ops, size, host["ours"], host["eager"],
+            host["eager"] / host["ours"], ops - 1,
+            gpu_bench.fmt(host.get("inductor"), "%.2f"),
+            gpu_bench.fmt(host["inductor"] / host["ours"]
+                          if "inductor" in host else None, "%.2f"),
+            gpu_bench.fmt(host.get("flaggems"), "%.2f")), flush=True)
 
 
 def main():
