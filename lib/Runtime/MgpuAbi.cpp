@@ -225,44 +225,69 @@ void mgpuEventRecord(void *event, void *stream) {
                  "mgpuEventRecord", "cuEventRecord");
 }
 
-void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-  const CudaDriver *driver = driverWithContext("mgpuMemAlloc");
+namespace {
+
+/// mgpuMemAlloc and pwMemAllocOnStream: stream-ordered on `stream` when
+/// `ordered` (null being the legacy default stream), else synchronous.
+void *allocate(uint64_t sizeBytes, void *stream, bool isHostShared,
+               bool ordered, const char *caller) {
+  const CudaDriver *driver = driverWithContext(caller);
   if (!driver || sizeBytes == 0)
     return nullptr;
   CUdeviceptr pointer = 0;
   if (isHostShared)
     checkPending(
         driver->cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL),
-        "mgpuMemAlloc", "cuMemAllocManaged");
-  else if (CUmemoryPool pool = stream ? getDevicePool(*driver) : nullptr)
+        caller, "cuMemAllocManaged");
+  else if (CUmemoryPool pool = ordered ? getDevicePool(*driver) : nullptr)
     // Ordered on the stream of the launches that use it: no synchronization,
     // and the runtime's pool reuses memory freed earlier, across
     // synchronizations (MemoryPool.h).
     checkPending(driver->cuMemAllocFromPoolAsync(&pointer, sizeBytes, pool,
                                                  toStream(stream)),
-                 "mgpuMemAlloc", "cuMemAllocFromPoolAsync");
-  else if (stream && driver->cuMemAllocAsync)
+                 caller, "cuMemAllocFromPoolAsync");
+  else if (ordered && driver->cuMemAllocAsync)
     checkPending(driver->cuMemAllocAsync(&pointer, sizeBytes, toStream(stream)),
-                 "mgpuMemAlloc", "cuMemAllocAsync");
+                 caller, "cuMemAllocAsync");
   else
-    checkPending(driver->cuMemAlloc(&pointer, sizeBytes), "mgpuMemAlloc",
-                 "cuMemAlloc");
+    checkPending(driver->cuMemAlloc(&pointer, sizeBytes), caller, "cuMemAlloc");
   return reinterpret_cast<void *>(static_cast<uintptr_t>(pointer));
 }
 
-void mgpuMemFree(void *pointer, void *stream) {
+/// mgpuMemFree and pwMemFreeOnStream, as allocate.
+void release(void *pointer, void *stream, bool ordered, const char *caller) {
   if (!pointer)
     return;
-  const CudaDriver *driver = driverWithContext("mgpuMemFree");
+  const CudaDriver *driver = driverWithContext(caller);
   if (!driver)
     return;
-  if (stream && driver->cuMemFreeAsync)
+  if (ordered && driver->cuMemFreeAsync)
     checkPending(
         driver->cuMemFreeAsync(toDevicePointer(pointer), toStream(stream)),
-        "mgpuMemFree", "cuMemFreeAsync");
+        caller, "cuMemFreeAsync");
   else
-    checkPending(driver->cuMemFree(toDevicePointer(pointer)), "mgpuMemFree",
+    checkPending(driver->cuMemFree(toDevicePointer(pointer)), caller,
                  "cuMemFree");
+}
+
+} // namespace
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+  return allocate(sizeBytes, stream, isHostShared, stream != nullptr,
+                  "mgpuMemAlloc");
+}
+
+void mgpuMemFree(void *pointer, void *stream) {
+  release(pointer, stream, stream != nullptr, "mgpuMemFree");
+}
+
+void *pwMemAllocOnStream(uint64_t sizeBytes, void *stream, bool isHostShared) {
+  return allocate(sizeBytes, stream, isHostShared, /*ordered=*/true,
+                  "pwMemAllocOnStream");
+}
+
+void pwMemFreeOnStream(void *pointer, void *stream) {
+  release(pointer, stream, /*ordered=*/true, "pwMemFreeOnStream");
 }
 
 void mgpuMemcpy(void *to, void *from, size_t sizeBytes, void *stream) {

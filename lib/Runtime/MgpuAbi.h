@@ -59,6 +59,13 @@ PW_RUNTIME_API void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                   bool isHostShared);
 /// Frees in `stream`'s order when it is given (cuMemFreeAsync), else at once.
 PW_RUNTIME_API void mgpuMemFree(void *pointer, void *stream);
+/// The allocations pw-launch-on-current-stream puts on the current stream:
+/// always in `stream`'s order, null being the legacy default stream (where
+/// mgpuMemAlloc and mgpuMemFree take null for "no stream", synchronous).
+/// Their memory comes from the runtime's pool (MemoryPool.h).
+PW_RUNTIME_API void *pwMemAllocOnStream(uint64_t sizeBytes, void *stream,
+                                        bool isHostShared);
+PW_RUNTIME_API void pwMemFreeOnStream(void *pointer, void *stream);
 PW_RUNTIME_API void mgpuMemcpy(void *to, void *from, size_t sizeBytes,
                                void *stream);
 PW_RUNTIME_API void mgpuMemset32(void *to, uint32_t value, size_t count,

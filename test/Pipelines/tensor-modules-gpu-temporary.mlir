@@ -1,6 +1,9 @@
 // pw-gpu-pipeline gives a tensor program's temporaries GPU memory on the
 // runtime's current stream: allocation, launch and release are ordered on
-// one stream and nothing waits. A returned buffer is the caller's.
+// one stream, the legacy default one included (pwMemAllocOnStream and
+// pwMemFreeOnStream, where mgpuMemAlloc and mgpuMemFree take a null stream
+// for a synchronous call), and nothing waits. A returned buffer is the
+// caller's.
 // RUN: pw-opt %s --pw-bufferize --pw-place-buffers-on-device | FileCheck %s --check-prefix=PLACED
 // RUN: pw-opt %s --pw-gpu-pipeline="format=isa launch-on-current-stream=1" | FileCheck %s --check-prefix=HOST
 // RUN: pw-opt %s --pw-gpu-pipeline="format=isa" | FileCheck %s --check-prefix=SYNC
@@ -21,10 +24,10 @@
 // HOST-LABEL: llvm.func @chain
 // HOST-NOT: mgpuStreamCreate
 // HOST: %[[STREAM:.*]] = llvm.call @pwGetStream()
-// HOST: llvm.call @mgpuMemAlloc(%{{.*}}, %[[STREAM]], %{{.*}})
+// HOST: llvm.call @pwMemAllocOnStream(%{{.*}}, %[[STREAM]], %{{.*}})
 // HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @chain_kernel
 // HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @chain_kernel_0
-// HOST: llvm.call @mgpuMemFree
+// HOST: llvm.call @pwMemFreeOnStream
 // HOST-NOT: mgpuStreamSynchronize
 // HOST-NOT: mgpuStreamDestroy
 // HOST: llvm.return

@@ -38,9 +38,10 @@ llvm::Error runtimeError(pwStatus status, const llvm::Twine &what) {
 
 } // namespace
 
-/// The runtime's mgpuMemFree: stream-ordered release of what the lowered
-/// host code allocated (the runtime exports it; MgpuAbi.h is private).
-extern "C" void mgpuMemFree(void *pointer, void *stream);
+/// The runtime's release in a stream's order, the legacy default stream
+/// (null) included, of what the lowered host code allocated on it (the
+/// runtime exports it; MgpuAbi.h is private).
+extern "C" void pwMemFreeOnStream(void *pointer, void *stream);
 
 /// Lowers `module` with pw-gpu-pipeline for `arch` and JIT-compiles its
 /// host code, which launches on the runtime's current stream.
@@ -203,7 +204,7 @@ void CudaExecution::freeOwnedResults() {
                             reinterpret_cast<void *>(result.allocated)))
       owned.insert(result.allocated);
   for (int64_t allocated : owned)
-    mgpuMemFree(reinterpret_cast<void *>(allocated), pwGetStream());
+    pwMemFreeOnStream(reinterpret_cast<void *>(allocated), pwGetStream());
   resultWords.clear();
 }
 

@@ -305,6 +305,12 @@ def LaunchOnCurrentStreamPass
     stream as well, and the calls that would synchronize and destroy them
     are removed: allocations, releases and launches are ordered on one
     stream, and the function returns without waiting, like the launches.
+    Their allocations and releases call the runtime's `pwMemAllocOnStream`
+    and `pwMemFreeOnStream` instead of `mgpuMemAlloc` and `mgpuMemFree`:
+    those take a null stream for a synchronous call, while the current
+    stream is null when it is the legacy default stream, on whose order the
+    memory still belongs. The memory comes from the runtime's pool, which
+    keeps freed memory for the next call (`docs/Runtime.md`).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -32,10 +32,32 @@ constexpr llvm::StringLiteral kGetStreamName = "pwGetStream";
 constexpr llvm::StringLiteral kStreamCreateName = "mgpuStreamCreate";
 constexpr llvm::StringLiteral kStreamSynchronizeName = "mgpuStreamSynchronize";
 constexpr llvm::StringLiteral kStreamDestroyName = "mgpuStreamDestroy";
+/// What gpu-to-llvm makes of `gpu.alloc async` and `gpu.dealloc async`, and
+/// the runtime's functions that allocate and free in the order of a stream
+/// even when it is the legacy default one (null), which mgpuMemAlloc and
+/// mgpuMemFree take for "no stream": the current stream is null unless
+/// pwSetStream set one.
+constexpr llvm::StringLiteral kMemAllocName = "mgpuMemAlloc";
+constexpr llvm::StringLiteral kMemFreeName = "mgpuMemFree";
+constexpr llvm::StringLiteral kMemAllocOnStreamName = "pwMemAllocOnStream";
+constexpr llvm::StringLiteral kMemFreeOnStreamName = "pwMemFreeOnStream";
 
 bool isCallOf(Operation *op, llvm::StringRef callee) {
   auto call = dyn_cast<LLVM::CallOp>(op);
   return call && call.getCallee() == callee;
+}
+
+/// Makes `call` call `callee`, a function of the same type, declared in
+/// `module` next to the one `call` calls.
+void retarget(ModuleOp module, LLVM::CallOp call, llvm::StringRef callee) {
+  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+  if (!function) {
+    auto original = module.lookupSymbol<LLVM::LLVMFuncOp>(*call.getCallee());
+    OpBuilder builder(original);
+    function = LLVM::LLVMFuncOp::create(builder, original.getLoc(), callee,
+                                        original.getFunctionType());
+  }
+  call.setCallee(callee);
 }
 
 struct LaunchOnCurrentStreamPass
@@ -96,12 +118,21 @@ struct LaunchOnCurrentStreamPass
     }
     // A stream host code creates for its own operations is the current
     // stream: its work is ordered with the launches, and the calls that
-    // would wait for it and destroy it go, as the launches' do.
+    // would wait for it and destroy it go, as the launches' do. Allocations
+    // and releases on it stay in its order when it is the legacy default
+    // stream too.
     for (LLVM::CallOp create : streams) {
-      for (Operation *user : llvm::make_early_inc_range(create->getUsers()))
+      for (Operation *user : llvm::make_early_inc_range(create->getUsers())) {
         if (isCallOf(user, kStreamSynchronizeName) ||
-            isCallOf(user, kStreamDestroyName))
+            isCallOf(user, kStreamDestroyName)) {
           user->erase();
+          continue;
+        }
+        for (auto [from, to] : {std::pair(kMemAllocName, kMemAllocOnStreamName),
+                                std::pair(kMemFreeName, kMemFreeOnStreamName)})
+          if (isCallOf(user, from))
+            retarget(module, cast<LLVM::CallOp>(user), to);
+      }
       builder.setInsertionPoint(create);
       Value stream = LLVM::CallOp::create(builder, create.getLoc(), getStream,
                                           ValueRange{})
@@ -109,6 +140,14 @@ struct LaunchOnCurrentStreamPass
       create.getResult().replaceAllUsesWith(stream);
       create.erase();
     }
+    // Declarations nothing calls any more.
+    for (llvm::StringRef name :
+         {kStreamCreateName, kStreamSynchronizeName, kStreamDestroyName,
+          kMemAllocName, kMemFreeName})
+      if (auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+          function && function.isExternal() &&
+          SymbolTable::symbolKnownUseEmpty(function, module))
+        function.erase();
   }
 };
 

@@ -30,3 +30,36 @@ func.func @scale(%x: memref<?xf32>, %y: memref<?xf32>) {
   }
   return
 }
+
+// Allocations on the current stream are in its order even when it is the
+// legacy default stream (null): pwMemAllocOnStream and pwMemFreeOnStream,
+// where mgpuMemAlloc and mgpuMemFree take null for a synchronous call.
+// RUN: pw-opt %s --pw-gpu-pipeline=launch-on-current-stream=1 | FileCheck %s --check-prefix=ALLOC
+// RUN: pw-opt %s --pw-gpu-pipeline | FileCheck %s --check-prefix=ALLOC-SYNC
+// ALLOC-LABEL: llvm.func @temporary
+// ALLOC: %[[STREAM:.*]] = llvm.call @pwGetStream()
+// ALLOC: llvm.call @pwMemAllocOnStream(%{{.*}}, %[[STREAM]], %{{.*}})
+// ALLOC: llvm.call @pwMemFreeOnStream(%{{.*}}, %{{.*}})
+// ALLOC-NOT: mgpuMemAlloc
+// ALLOC-NOT: mgpuMemFree
+// ALLOC-SYNC-LABEL: llvm.func @temporary
+// ALLOC-SYNC: llvm.call @mgpuMemAlloc
+// ALLOC-SYNC: llvm.call @mgpuMemFree
+// ALLOC-SYNC-NOT: OnStream
+func.func @temporary(%x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %t = memref.alloc(%n) : memref<?xf32>
+  pointwise.map ins(%x : memref<?xf32>) outs(%t : memref<?xf32>) {
+  ^bb0(%a: f32):
+    %r = arith.negf %a : f32
+    pointwise.yield %r : f32
+  }
+  pointwise.map ins(%t : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32):
+    %r = arith.negf %a : f32
+    pointwise.yield %r : f32
+  }
+  memref.dealloc %t : memref<?xf32>
+  return
+}

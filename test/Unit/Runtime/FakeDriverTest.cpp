@@ -340,7 +340,17 @@ TEST(FakeDriverTest, AllocationsOnAStreamComeFromTheRuntimesPool) {
   mgpuMemFree(again, stream);
   EXPECT_EQ(state.poolsCreated, std::max(pools, 1));
   EXPECT_EQ(state.poolAllocations, allocations + 2);
-  // Without a stream, as before: cuMemAlloc and cuMemFree.
+  // On the legacy default stream (null) too, for the host code of
+  // pw-launch-on-current-stream.
+  void *legacy = pwMemAllocOnStream(64, nullptr, false);
+  ASSERT_NE(legacy, nullptr);
+  EXPECT_EQ(state.poolAllocations, allocations + 3);
+  EXPECT_EQ(state.lastAllocationStream, nullptr);
+  pwMemFreeOnStream(legacy, nullptr);
+  EXPECT_EQ(state.asyncFrees, frees + 3);
+  allocations += 1;
+  frees += 1;
+  // mgpuMemAlloc without a stream, as upstream: cuMemAlloc and cuMemFree.
   void *plain = mgpuMemAlloc(64, nullptr, false);
   ASSERT_NE(plain, nullptr);
   mgpuMemFree(plain, nullptr);

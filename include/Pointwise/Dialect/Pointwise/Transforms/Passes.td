@@ -185,7 +185,8 @@ def PlaceBuffersOnDevicePass
       `gpu.wait` then ends. With `pw-launch-on-current-stream` (the
       pipeline's default) those streams are the runtime's current stream:
       allocation and release are ordered with the launches that use the
-      memory (`cuMemAllocAsync`, `cuMemFreeAsync`) and nothing waits. A
+      memory (stream-ordered, from the runtime's memory pool) and nothing
+      waits. A
       buffer the function returns is the caller's to free (`pwFree`, or
       `mgpuMemFree`).
     - `memref.copy` becomes a `pointwise.map` that copies (one GPU kernel):
