@@ -7,7 +7,8 @@
 // pwcCompile parses MLIR text, runs the family compiler (compileFamilies),
 // compiles the host module to an object and hands it to a HostJit;
 // pwcSave/pwcLoad keep that object behind a header naming the compiler
-// version, so that loading a saved library compiles nothing.
+// version, so that loading a saved library compiles nothing; pwcAddVariants
+// fills a library's missing variants with those of another.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +32,9 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <mutex>
+#include <vector>
 
 using namespace pointwise;
 
@@ -39,6 +42,10 @@ struct pwcLibrary {
   std::unique_ptr<capi::HostJit> jit;
   /// The host code as a relocatable object, for pwcSave.
   std::string object;
+  /// Libraries whose variants pwcAddVariants stored in this one's tables:
+  /// their code must live as long as these tables.
+  std::mutex donorsMutex;
+  std::vector<std::unique_ptr<pwcLibrary>> donors;
 };
 
 namespace {
@@ -249,6 +256,63 @@ const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name) {
     return nullptr;
   }
   return static_cast<const pwFamily *>(table);
+}
+
+pwStatus pwcAddVariants(pwcLibrary *library, const char *name,
+                        pwcLibrary *variants) {
+  if (!library || !name || !variants)
+    return fail(PW_ERROR_INVALID_VALUE, "pwcAddVariants: null argument");
+  if (library == variants)
+    return fail(PW_ERROR_INVALID_VALUE,
+                "pwcAddVariants: a library cannot take its own variants");
+  const pwFamily *into = pwcGetFamily(library, name);
+  if (!into)
+    return PW_ERROR_NOT_FOUND;
+  const pwFamily *from = pwcGetFamily(variants, name);
+  if (!from)
+    return PW_ERROR_NOT_FOUND;
+  // The same function compiled with the same options but `variants=`: the
+  // same arguments and the same variant rows.
+  auto sameRow = [](const pwVariant &a, const pwVariant &b) {
+    return a.rank == b.rank && a.indexBitwidth == b.indexBitwidth &&
+           a.strategy == b.strategy &&
+           a.transposedArgument == b.transposedArgument;
+  };
+  auto sameArgument = [](const pwFamilyArgument &a, const pwFamilyArgument &b) {
+    return a.kind == b.kind && a.elementType == b.elementType &&
+           a.rank == b.rank;
+  };
+  bool same =
+      into->numArguments == from->numArguments &&
+      into->numOutputs == from->numOutputs &&
+      into->numInputs == from->numInputs &&
+      into->numVariants == from->numVariants &&
+      std::equal(into->arguments, into->arguments + into->numArguments,
+                 from->arguments, sameArgument) &&
+      std::equal(into->outputs, into->outputs + into->numOutputs,
+                 from->outputs) &&
+      std::equal(into->inputs, into->inputs + into->numInputs, from->inputs) &&
+      std::equal(into->variants, into->variants + into->numVariants,
+                 from->variants, sameRow);
+  if (!same)
+    return fail(PW_ERROR_INVALID_VALUE,
+                llvm::Twine("pwcAddVariants: the two libraries' families '") +
+                    name +
+                    "' differ; both must be compiled from one function with "
+                    "the same options but for variants=");
+  std::lock_guard<std::mutex> lock(library->donorsMutex);
+  // The tables' variant arrays are writable (addFamilyEntries). Launches on
+  // other threads read the entries with acquire loads: an entry appears only
+  // after the code behind it is linked and initialized (pwcCompile/pwcLoad
+  // returned), and a present one is never replaced.
+  auto *rows = const_cast<pwVariant *>(into->variants);
+  for (int32_t i = 0; i < into->numVariants; ++i) {
+    auto entry = __atomic_load_n(&from->variants[i].entry, __ATOMIC_ACQUIRE);
+    if (entry && !__atomic_load_n(&rows[i].entry, __ATOMIC_ACQUIRE))
+      __atomic_store_n(&rows[i].entry, entry, __ATOMIC_RELEASE);
+  }
+  library->donors.emplace_back(variants);
+  return PW_SUCCESS;
 }
 
 void pwcDestroy(pwcLibrary *library) { delete library; }

@@ -15,6 +15,16 @@ content, checked before the file is loaded: a file that does not match it
 compiler version) or that lacks a family it should have is compiled again
 and replaced.
 
+Families are compiled on demand: the library compiled first holds the
+family tables alone (``variants=none``), and the first launch that chooses
+a variant has the runtime call this module's variant loader
+(``pwSetVariantLoader``), which compiles that one variant (or loads it from
+the disk cache, where each variant has its own file) and adds it to the
+family (``pwcAddVariants``), under a lock per variant: threads that choose
+it at once wait for one compilation, and none launches it before its entry
+is stored. A first call thus compiles one variant, whatever the rank.
+``POINTWISE_ON_DEMAND=0`` compiles every variant of a family at once.
+
 Setting ``POINTWISE_CACHE_DIR`` to an empty string disables the disk cache;
 ``POINTWISE_PROGRESS=0`` silences the line printed while compiling.
 """
@@ -28,10 +38,13 @@ import tempfile
 import threading
 import time
 
-from ._runtime import PointwiseError, library_candidates, load_runtime
+from ._runtime import (PW_ERROR_INVALID_VALUE, PW_STRATEGY_LINEAR_NARROW,
+                       PW_STRATEGY_TRANSPOSE, PointwiseError, VariantLoader,
+                       _PwFamily, library_candidates, load_runtime)
 
 __all__ = ["CompiledLibrary", "compile_families", "cache_dir",
-           "load_compiler", "compiler_version", "clear_memory_cache"]
+           "load_compiler", "compiler_version", "clear_memory_cache",
+           "variant_name"]
 
 COMPILER_NAME = "libPointwiseC.so"
 
@@ -63,6 +76,8 @@ class _Compiler:
         lib.pwcLoad.argtypes = [c_char_p, ctypes.POINTER(c_void_p)]
         lib.pwcGetFamily.restype = c_void_p
         lib.pwcGetFamily.argtypes = [c_void_p, c_char_p]
+        lib.pwcAddVariants.restype = c_int
+        lib.pwcAddVariants.argtypes = [c_void_p, c_char_p, c_void_p]
         lib.pwcDestroy.restype = None
         lib.pwcDestroy.argtypes = [c_void_p]
         self.version = lib.pwcGetVersion().decode()
@@ -108,25 +123,104 @@ def compiler_version():
     return load_compiler().version
 
 
+def variant_name(family, rank, index_bitwidth, strategy, transposed_argument):
+    """The name of a variant (getVariantName of include/Pointwise/Compiler/
+    Family.h), from its row of the family table: what ``variants=`` takes."""
+    if strategy == PW_STRATEGY_TRANSPOSE:
+        kind = "transpose%d" % transposed_argument
+    elif strategy == PW_STRATEGY_LINEAR_NARROW:
+        kind = "linear_narrow"
+    else:
+        kind = "linear"
+    return "%s__r%d_i%d_%s" % (family, rank, index_bitwidth, kind)
+
+
 class CompiledLibrary:
     """Families compiled into the in-process JIT. Kept for the life of the
-    process (GPU modules are unloaded when it exits)."""
+    process (GPU modules are unloaded when it exits). A library compiled on
+    demand (`on_demand`: the source, options and label to compile its
+    variants with) compiles each variant when a launch first chooses it."""
 
-    def __init__(self, compiler, handle, origin):
+    def __init__(self, compiler, handle, origin, on_demand=None):
         self._compiler = compiler
         self._handle = handle
         self.origin = origin  # "compiled", "disk" or "memory"
         self._families = {}
+        self._lock = threading.Lock()
+        self._on_demand = on_demand
+        # Per family name, its _OnDemandFamily (variant loader and record).
+        self.on_demand_families = {}
 
     def family(self, name):
         """The address of the ``pwFamily`` table of function `name`."""
         address = self._families.get(name)
-        if address is None:
-            address = self._compiler.lib.pwcGetFamily(self._handle, name.encode())
-            if not address:
-                raise LookupError(self._compiler.last_error())
-            self._families[name] = address
+        if address is not None:
+            return address
+        with self._lock:
+            address = self._families.get(name)
+            if address is None:
+                address = self._compiler.lib.pwcGetFamily(self._handle,
+                                                          name.encode())
+                if not address:
+                    raise LookupError(self._compiler.last_error())
+                if self._on_demand is not None:
+                    self.on_demand_families[name] = _OnDemandFamily(
+                        self, name, address)
+                self._families[name] = address
         return address
+
+
+class _OnDemandFamily:
+    """The variant loader of one family of an on-demand library: compiles a
+    variant, or loads it from the disk cache, and adds it to the family."""
+
+    def __init__(self, library, name, address):
+        self.library = library
+        self.name = name
+        self.table = _PwFamily.from_address(address)
+        self.locks = [threading.Lock() for _ in range(self.table.numVariants)]
+        # Variant name -> "compiled" or "disk", in the order they arrived.
+        self.loaded = {}
+        self.loader = VariantLoader(self._load)  # kept alive with the family
+        load_runtime().set_variant_loader(address, self.loader)
+
+    def _load(self, family, index, context, message, capacity):
+        try:
+            self.load(index)
+            return 0
+        except BaseException as e:  # noqa: BLE001 (nothing may escape to C)
+            status = getattr(e, "status", PW_ERROR_INVALID_VALUE)
+            text = str(e).encode("utf-8", "replace")[:max(0, capacity - 1)]
+            ctypes.memmove(message, text + b"\0", len(text) + 1)
+            return int(status) or PW_ERROR_INVALID_VALUE
+
+    def load(self, index):
+        """Makes variant `index` of the family complete (once)."""
+        if not 0 <= index < len(self.locks):
+            raise PointwiseError(PW_ERROR_INVALID_VALUE,
+                                 "no variant %d" % index)
+        with self.locks[index]:
+            row = self.table.variants[index]
+            if row.entry:
+                return
+            name = variant_name(self.name, row.rank, row.indexBitwidth,
+                                row.strategy, row.transposedArgument)
+            library = self.library
+            compiler = library._compiler
+            source, options, label = library._on_demand
+            options += " variants=" + name
+            variant = _load_or_compile(
+                compiler, _cache_key(compiler, source, options), source,
+                options, "%s, variant %s" % (label, name[len(self.name) + 2:]),
+                (self.name,))
+            status = compiler.lib.pwcAddVariants(
+                library._handle, self.name.encode(), variant._handle)
+            if status:
+                message = compiler.last_error()
+                compiler.lib.pwcDestroy(variant._handle)
+                raise PointwiseError(status, message)
+            variant._handle = None  # the family's library owns it now
+            self.loaded[name] = variant.origin
 
 
 def cache_dir():
@@ -182,15 +276,32 @@ class _FileLock:
         return False
 
 
-def compile_families(source, options, label, families=()):
+def on_demand_enabled():
+    """Whether families compile their variants on demand
+    (``POINTWISE_ON_DEMAND``, on unless ``0``)."""
+    return os.environ.get("POINTWISE_ON_DEMAND", "1") not in ("0", "", "no")
+
+
+def _cache_key(compiler, source, options):
+    return hashlib.sha256(
+        ("%s\0%s\0%s\0%s" % (_CACHE_FORMAT, compiler.identity, options,
+                             source)).encode()).hexdigest()
+
+
+def compile_families(source, options, label, families=(), on_demand=None):
     """The CompiledLibrary of MLIR `source` compiled with `options` (the
     option string of pwcCompile), from the memory cache, the disk cache or
     the compiler. `label` names the work in the progress line; a library
-    from the disk cache that lacks one of `families` counts as damaged."""
+    from the disk cache that lacks one of `families` counts as damaged.
+    `on_demand` (default: on_demand_enabled()) compiles the family tables
+    alone, and each variant when a launch first chooses it."""
     compiler = load_compiler()
-    key = hashlib.sha256(
-        ("%s\0%s\0%s\0%s" % (_CACHE_FORMAT, compiler.identity, options,
-                             source)).encode()).hexdigest()
+    if on_demand is None:
+        on_demand = on_demand_enabled()
+    demand = (source, options, label) if on_demand else None
+    if on_demand:
+        options += " variants=none"
+    key = _cache_key(compiler, source, options)
     with _memory_lock:
         library = _memory.get(key)
         if library is not None:
@@ -201,13 +312,14 @@ def compile_families(source, options, label, families=()):
             library = _memory.get(key)
         if library is None:
             library = _load_or_compile(compiler, key, source, options, label,
-                                       families)
+                                       families, demand)
             with _memory_lock:
                 _memory[key] = library
     return library
 
 
-def _load_or_compile(compiler, key, source, options, label, families):
+def _load_or_compile(compiler, key, source, options, label, families,
+                     on_demand=None):
     directory = cache_dir()
     path = None
     if directory:
@@ -217,13 +329,13 @@ def _load_or_compile(compiler, key, source, options, label, families):
         except OSError:
             path = None  # unwritable cache: compile in memory only
     if path is None:
-        return _compile(compiler, source, options, label, None)
+        return _compile(compiler, source, options, label, None, on_demand)
     with _FileLock(path + ".lock"):
-        library = _load(compiler, path, families)
+        library = _load(compiler, path, families, on_demand)
         if library is not None:
             return library
         # Absent, stale or damaged: compile again and replace it.
-        return _compile(compiler, source, options, label, path)
+        return _compile(compiler, source, options, label, path, on_demand)
 
 
 def _digest_path(path):
@@ -242,7 +354,7 @@ def _file_digest(path):
     return digest.hexdigest()
 
 
-def _load(compiler, path, families):
+def _load(compiler, path, families, on_demand=None):
     """The library cached at `path` when its content has the SHA-256 recorded
     beside it, loads and has every one of `families`; otherwise None."""
     try:
@@ -255,11 +367,13 @@ def _load(compiler, path, families):
     handle = ctypes.c_void_p()
     if compiler.lib.pwcLoad(path.encode(), ctypes.byref(handle)) != 0:
         return None
-    library = CompiledLibrary(compiler, handle, "disk")
+    library = CompiledLibrary(compiler, handle, "disk", on_demand)
     try:
         for name in families:
             library.family(name)
     except LookupError:
+        for name, family in library.on_demand_families.items():
+            load_runtime().set_variant_loader(library.family(name), None)
         compiler.lib.pwcDestroy(handle)
         return None
     return library
@@ -306,8 +420,10 @@ def _save(compiler, handle, path):
     return None
 
 
-def _compile(compiler, source, options, label, path):
-    progress = _progress_enabled()
+def _compile(compiler, source, options, label, path, on_demand=None):
+    # The tables of an on-demand library take no noticeable time; its
+    # variants report their compilation.
+    progress = _progress_enabled() and on_demand is None
     if progress:
         sys.stderr.write("pointwise: compiling %s ..." % label)
         sys.stderr.flush()
@@ -328,4 +444,4 @@ def _compile(compiler, source, options, label, path):
         # A full or read-only disk must not fail the call.
         if message is not None and progress:
             sys.stderr.write("pointwise: not cached: %s\n" % message)
-    return CompiledLibrary(compiler, handle, "compiled")
+    return CompiledLibrary(compiler, handle, "compiled", on_demand)
