@@ -181,7 +181,12 @@ class _OnDemandFamily:
         self.locks = [threading.Lock() for _ in range(self.table.numVariants)]
         # Variant name -> "compiled" or "disk", in the order they arrived.
         self.loaded = {}
-        self.loader = VariantLoader(self._load)  # kept alive with the family
+        self.loader = VariantLoader(self._load)
+        # The table outlives every Python reference to its library (launchers
+        # keep its address; clear_memory_cache forgets the library): so does
+        # the loader the runtime calls.
+        with _memory_lock:
+            _loaders.append(self)
         load_runtime().set_variant_loader(address, self.loader)
 
     def _load(self, family, index, context, message, capacity):
@@ -211,8 +216,8 @@ class _OnDemandFamily:
             options += " variants=" + name
             variant = _load_or_compile(
                 compiler, _cache_key(compiler, source, options), source,
-                options, "%s, variant %s" % (label, name[len(self.name) + 2:]),
-                (self.name,))
+                options, label, (self.name,),
+                variant=name[len(self.name) + 2:])
             status = compiler.lib.pwcAddVariants(
                 library._handle, self.name.encode(), variant._handle)
             if status:
@@ -235,6 +240,8 @@ def cache_dir():
 
 _memory = {}
 _memory_lock = threading.Lock()
+# Every _OnDemandFamily made, for the life of the process.
+_loaders = []
 _key_locks = {}
 
 
@@ -319,7 +326,7 @@ def compile_families(source, options, label, families=(), on_demand=None):
 
 
 def _load_or_compile(compiler, key, source, options, label, families,
-                     on_demand=None):
+                     on_demand=None, variant=None):
     directory = cache_dir()
     path = None
     if directory:
@@ -329,13 +336,15 @@ def _load_or_compile(compiler, key, source, options, label, families,
         except OSError:
             path = None  # unwritable cache: compile in memory only
     if path is None:
-        return _compile(compiler, source, options, label, None, on_demand)
+        return _compile(compiler, source, options, label, None, on_demand,
+                        variant)
     with _FileLock(path + ".lock"):
         library = _load(compiler, path, families, on_demand)
         if library is not None:
             return library
         # Absent, stale or damaged: compile again and replace it.
-        return _compile(compiler, source, options, label, path, on_demand)
+        return _compile(compiler, source, options, label, path, on_demand,
+                        variant)
 
 
 def _digest_path(path):
@@ -420,9 +429,12 @@ def _save(compiler, handle, path):
     return None
 
 
-def _compile(compiler, source, options, label, path, on_demand=None):
-    # The tables of an on-demand library take no noticeable time; its
-    # variants report their compilation.
+def _compile(compiler, source, options, label, path, on_demand=None,
+             variant=None):
+    """Compiles `source`; `label` (and `variant`, the name of the one
+    variant compiled, without the family's) name it in the progress line,
+    which the tables of an on-demand library (`on_demand`) do not print:
+    they take no noticeable time, and their variants report theirs."""
     progress = _progress_enabled() and on_demand is None
     if progress:
         sys.stderr.write("pointwise: compiling %s ..." % label)
@@ -433,12 +445,14 @@ def _compile(compiler, source, options, label, path, on_demand=None):
     status = compiler.lib.pwcCompile(data, len(data), options.encode(),
                                      ctypes.byref(handle))
     if progress:
-        sys.stderr.write(" %s in %.1f s\n" % ("failed" if status else "done",
-                                             time.monotonic() - start))
+        sys.stderr.write(" %s in %.1f s%s\n" % (
+            "failed" if status else "done", time.monotonic() - start,
+            " (variant %s)" % variant if variant else ""))
         sys.stderr.flush()
     if status:
-        raise PointwiseError(status, "compiling %s failed: %s"
-                             % (label, compiler.last_error()))
+        raise PointwiseError(status, "compiling %s%s failed: %s" % (
+            label, ", variant %s," % variant if variant else "",
+            compiler.last_error()))
     if path is not None:
         message = _save(compiler, handle, path)
         # A full or read-only disk must not fail the call.

@@ -240,6 +240,36 @@ def test_first_call_compiles_one_variant(device):
     assert origin == "compiled"
 
 
+def test_damaged_files_of_tables_or_variants_are_compiled_again(tmp_path,
+                                                                monkeypatch):
+    """The tables and the variant of a family have a cache file each, with
+    the rules of every cache file: a damaged one is compiled again and
+    replaced, the other is loaded."""
+    monkeypatch.setenv("POINTWISE_CACHE_DIR", str(tmp_path))
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+
+    def call():
+        _compiler.clear_memory_cache()
+        fn = pw.pointwise(promotion_methods=[(0, "DEFAULT")],
+                          name="damaged")(lambda v: v * 3 - 1)
+        np.testing.assert_array_equal(fn(x), x * 3 - 1)
+        tables = [l.origin for l in _compiler._memory.values()]
+        return tables + list(_variants_loaded().values())
+
+    assert call() == ["compiled", "compiled"]
+    assert call() == ["disk", "disk"]
+    files = sorted(tmp_path.glob("*.pwlib"))
+    assert len(files) == 2
+    outcomes = []
+    for path in files:
+        good = path.read_bytes()
+        path.write_bytes(good[:len(good) // 2])
+        outcomes.append(call())
+        assert path.read_bytes() == good
+        assert call() == ["disk", "disk"]
+    assert sorted(outcomes) == [["compiled", "disk"], ["disk", "compiled"]]
+
+
 _FILLER = """
 import sys, numpy as np, pointwise as pw
 from pointwise import _compiler
