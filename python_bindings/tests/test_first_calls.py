@@ -179,16 +179,20 @@ def _calls(device):
 
 
 def _to_device(v):
-    """`v` on the GPU with the same strides (a view of a copy of its
-    whole buffer)."""
+    """`v` on the GPU with the same strides and offset in a copy of its
+    whole buffer: a torch view, or a pw.StridedBuffer where a stride is
+    negative (torch has none)."""
     base = v
     while base.base is not None:
         base = base.base
     offset = (v.__array_interface__["data"][0] -
               base.__array_interface__["data"][0]) // v.itemsize
     flat = torch.from_numpy(np.ascontiguousarray(base).reshape(-1)).cuda()
-    return flat.as_strided(v.shape, [s // v.itemsize for s in v.strides],
-                           offset)
+    strides = [s // v.itemsize for s in v.strides]
+    if min(strides, default=0) < 0:
+        return pw.StridedBuffer(flat, shape=v.shape, strides=strides,
+                                offset=offset)
+    return flat.as_strided(v.shape, strides, offset)
 
 
 @pytest.mark.parametrize("device", DEVICES)
