@@ -764,9 +764,11 @@ pwStatus callVariant(DispatchScratch &scratch, const pwFamily &family,
     scratch.argumentBuffersInUse = false;
   return status;
 }
+
 /// Has the variant loader of `family` store the entry of variant `chosen`,
 /// and launches again. Without a loader, says which variant is missing.
-pwStatus loadVariantAndLaunch(const pwFamily &family, int chosen, void **args,
+pwStatus loadVariantAndLaunch(DispatchScratch &scratch, const pwFamily &family,
+                              int chosen, void **args,
                               const LaunchErrors &error) {
   pwVariantLoader loader = nullptr;
   void *context = nullptr;
@@ -787,6 +789,10 @@ pwStatus loadVariantAndLaunch(const pwFamily &family, int chosen, void **args,
   char message[2048] = "";
   pwStatus status = loader(&family, chosen, context, message, sizeof(message));
   message[sizeof(message) - 1] = '\0';
+  // The loader may have launched on this thread: its failure still names
+  // the variant this launch chose.
+  scratch.lastVariant = chosen;
+  scratch.lastCached = false;
   if (status != PW_SUCCESS)
     return error(status, "loading " + describeVariant(family, chosen) +
                              " failed: " + message);
@@ -960,7 +966,7 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
   const pwVariant &variant = family->variants[chosen];
   scratch.lastVariant = chosen;
   if (!loadEntry(variant))
-    return loadVariantAndLaunch(*family, chosen, args, error);
+    return loadVariantAndLaunch(scratch, *family, chosen, args, error);
 
   if (variant.indexBitwidth >= bits) {
     // One launch: its arguments are built before the variant runs, so they

@@ -181,7 +181,7 @@ class _OnDemandFamily:
         self.locks = [threading.Lock() for _ in range(self.table.numVariants)]
         # Variant name -> "compiled" or "disk", in the order they arrived.
         self.loaded = {}
-        self.loader = VariantLoader(self._load)
+        self.loader = VariantLoader(self._loader_callback)
         # The table outlives every Python reference to its library (launchers
         # keep its address; clear_memory_cache forgets the library): so does
         # the loader the runtime calls.
@@ -189,15 +189,21 @@ class _OnDemandFamily:
             _loaders.append(self)
         load_runtime().set_variant_loader(address, self.loader)
 
-    def _load(self, family, index, context, message, capacity):
+    def _loader_callback(self, family, index, context, message, capacity):
+        """The pwVariantLoader: load(index), its exception as the status
+        and message the runtime reports."""
         try:
             self.load(index)
             return 0
         except BaseException as e:  # noqa: BLE001 (nothing may escape to C)
-            status = getattr(e, "status", PW_ERROR_INVALID_VALUE)
-            text = str(e).encode("utf-8", "replace")[:max(0, capacity - 1)]
+            if isinstance(e, PointwiseError):
+                status, text = int(e.status), e.message
+            else:
+                status, text = PW_ERROR_INVALID_VALUE, "%s: %s" % (
+                    type(e).__name__, e)
+            text = text.encode("utf-8", "replace")[:max(0, capacity - 1)]
             ctypes.memmove(message, text + b"\0", len(text) + 1)
-            return int(status) or PW_ERROR_INVALID_VALUE
+            return status or PW_ERROR_INVALID_VALUE
 
     def load(self, index):
         """Makes variant `index` of the family complete (once)."""
@@ -381,7 +387,7 @@ def _load(compiler, path, families, on_demand=None):
         for name in families:
             library.family(name)
     except LookupError:
-        for name, family in library.on_demand_families.items():
+        for name in library.on_demand_families:
             load_runtime().set_variant_loader(library.family(name), None)
         compiler.lib.pwcDestroy(handle)
         return None

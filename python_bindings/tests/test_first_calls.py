@@ -274,6 +274,33 @@ def test_damaged_files_of_tables_or_variants_are_compiled_again(tmp_path,
     assert sorted(outcomes) == [["compiled", "disk"], ["disk", "compiled"]]
 
 
+def test_a_variant_that_fails_to_compile_fails_the_call(monkeypatch):
+    """The compiler's error comes back from the call that chose the variant,
+    naming it; nothing broken is kept, and the next call compiles it."""
+    compile_variant = _compiler._compile
+
+    def failing(compiler, source, options, *args, **kwargs):
+        if "variants=none" not in options:
+            raise pw.PointwiseError(pw.Status.ERROR_INVALID_VALUE,
+                                    "compiling failed on purpose")
+        return compile_variant(compiler, source, options, *args, **kwargs)
+
+    monkeypatch.setattr(_compiler, "_compile", failing)
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def twice(x):
+        return x * 2
+
+    x = np.arange(6, dtype=np.float64)
+    with pytest.raises(pw.PointwiseError,
+                       match=r"^PW_ERROR_INVALID_VALUE: twice: loading variant "
+                             r"0 \(rank 1, 64-bit indices, linear\) failed: "
+                             r"compiling failed on purpose$"):
+        twice(x)
+    monkeypatch.setattr(_compiler, "_compile", compile_variant)
+    np.testing.assert_array_equal(twice(x), x * 2)
+
+
 _FILLER = """
 import sys, numpy as np, pointwise as pw
 from pointwise import _compiler
