@@ -92,6 +92,13 @@ PWC_API const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name);
 PWC_API pwStatus pwcAddVariants(pwcLibrary *library, const char *name,
                                 pwcLibrary *variants);
 
+/* pwcAddVariants of the library saved at `path` (pwcSave's file, checked as
+ * pwcLoad checks it), linked into `library`'s own JIT: cheaper than pwcLoad
+ * and pwcAddVariants, which make a JIT of their own. On failure nothing of
+ * the file stays loaded. */
+PWC_API pwStatus pwcLoadVariants(pwcLibrary *library, const char *name,
+                                 const char *path);
+
 /* Runs the library's destructors (unloading its GPU modules) and frees it.
  * NULL is ignored. */
 PWC_API void pwcDestroy(pwcLibrary *library);

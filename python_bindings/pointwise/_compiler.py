@@ -78,6 +78,8 @@ class _Compiler:
         lib.pwcGetFamily.argtypes = [c_void_p, c_char_p]
         lib.pwcAddVariants.restype = c_int
         lib.pwcAddVariants.argtypes = [c_void_p, c_char_p, c_void_p]
+        lib.pwcLoadVariants.restype = c_int
+        lib.pwcLoadVariants.argtypes = [c_void_p, c_char_p, c_char_p]
         lib.pwcDestroy.restype = None
         lib.pwcDestroy.argtypes = [c_void_p]
         self.version = lib.pwcGetVersion().decode()
@@ -220,17 +222,20 @@ class _OnDemandFamily:
             compiler = library._compiler
             source, options, label = library._on_demand
             options += " variants=" + name
+            # From the disk cache, it is linked into the library's JIT;
+            # compiled, the library takes it.
             variant = _load_or_compile(
                 compiler, _cache_key(compiler, source, options), source,
                 options, label, (self.name,),
-                variant=name[len(self.name) + 2:])
-            status = compiler.lib.pwcAddVariants(
-                library._handle, self.name.encode(), variant._handle)
-            if status:
-                message = compiler.last_error()
-                compiler.lib.pwcDestroy(variant._handle)
-                raise PointwiseError(status, message)
-            variant._handle = None  # the family's library owns it now
+                variant=name[len(self.name) + 2:], into=library)
+            if variant.origin == "compiled":
+                status = compiler.lib.pwcAddVariants(
+                    library._handle, self.name.encode(), variant._handle)
+                if status:
+                    message = compiler.last_error()
+                    compiler.lib.pwcDestroy(variant._handle)
+                    raise PointwiseError(status, message)
+                variant._handle = None  # the family's library owns it now
             self.loaded[name] = variant.origin
 
 
@@ -332,7 +337,7 @@ def compile_families(source, options, label, families=(), on_demand=None):
 
 
 def _load_or_compile(compiler, key, source, options, label, families,
-                     on_demand=None, variant=None):
+                     on_demand=None, variant=None, into=None):
     directory = cache_dir()
     path = None
     if directory:
@@ -345,7 +350,7 @@ def _load_or_compile(compiler, key, source, options, label, families,
         return _compile(compiler, source, options, label, None, on_demand,
                         variant)
     with _FileLock(path + ".lock"):
-        library = _load(compiler, path, families, on_demand)
+        library = _load(compiler, path, families, on_demand, into)
         if library is not None:
             return library
         # Absent, stale or damaged: compile again and replace it.
@@ -369,9 +374,12 @@ def _file_digest(path):
     return digest.hexdigest()
 
 
-def _load(compiler, path, families, on_demand=None):
+def _load(compiler, path, families, on_demand=None, into=None):
     """The library cached at `path` when its content has the SHA-256 recorded
-    beside it, loads and has every one of `families`; otherwise None."""
+    beside it, loads and has every one of `families`; otherwise None. With
+    `into` (a CompiledLibrary), the file holds variants of `families[0]` of
+    `into`, which it fills in (pwcLoadVariants): returns a CompiledLibrary
+    without a handle, or None."""
     try:
         with open(_digest_path(path), "r", encoding="ascii") as f:
             recorded = f.read(65).strip()
@@ -379,6 +387,11 @@ def _load(compiler, path, families, on_demand=None):
         return None
     if len(recorded) != 64 or _file_digest(path) != recorded:
         return None
+    if into is not None:
+        if compiler.lib.pwcLoadVariants(into._handle, families[0].encode(),
+                                        path.encode()) != 0:
+            return None
+        return CompiledLibrary(compiler, None, "disk")
     handle = ctypes.c_void_p()
     if compiler.lib.pwcLoad(path.encode(), ctypes.byref(handle)) != 0:
         return None

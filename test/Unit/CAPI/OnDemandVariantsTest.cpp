@@ -24,6 +24,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -146,6 +147,53 @@ TEST(OnDemandVariants, AddVariantsFillsTheMissingEntry) {
       << pwGetLastErrorMessage();
   launch.check();
   pwcDestroy(tables); // destroys `variant` too
+}
+
+TEST(OnDemandVariants, LoadVariantsLinksASavedVariantIntoTheLibrary) {
+  std::string path = std::string(::testing::TempDir()) + "/pwc-" +
+                     std::to_string(getpid()) + "-scale_add_r2.pwlib";
+  pwcLibrary *variant = compile("target=cpu variants=scale_add__r2_i64_linear");
+  ASSERT_TRUE(variant);
+  ASSERT_EQ(pwcSave(variant, path.c_str()), PW_SUCCESS) << pwcGetLastError();
+  pwcDestroy(variant);
+
+  pwcLibrary *tables = compile("target=cpu variants=none");
+  ASSERT_TRUE(tables);
+  const pwFamily *family = pwcGetFamily(tables, "scale_add");
+  ASSERT_TRUE(family);
+  ASSERT_EQ(pwcLoadVariants(tables, "scale_add", path.c_str()), PW_SUCCESS)
+      << pwcGetLastError();
+  EXPECT_EQ(family->variants[0].entry, nullptr);
+  EXPECT_NE(family->variants[1].entry, nullptr);
+  Launch launch(/*transposed=*/true);
+  ASSERT_EQ(pwFamilyLaunch(family, launch.args), PW_SUCCESS)
+      << pwGetLastErrorMessage();
+  launch.check();
+  // Loading it again keeps the entry there (the new copy is not used).
+  auto entry = family->variants[1].entry;
+  ASSERT_EQ(pwcLoadVariants(tables, "scale_add", path.c_str()), PW_SUCCESS);
+  EXPECT_EQ(family->variants[1].entry, entry);
+
+  // A saved library of another family's rows is refused, and unloaded.
+  pwcLibrary *gpu = compile("target=cuda chip=sm_90 format=isa "
+                            "variants=scale_add__r1_i32_linear");
+  ASSERT_TRUE(gpu);
+  ASSERT_EQ(pwcSave(gpu, path.c_str()), PW_SUCCESS);
+  pwcDestroy(gpu);
+  EXPECT_EQ(pwcLoadVariants(tables, "scale_add", path.c_str()),
+            PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("differ"), std::string::npos)
+      << pwcGetLastError();
+  EXPECT_EQ(family->variants[0].entry, nullptr);
+  EXPECT_EQ(pwcLoadVariants(tables, "other", path.c_str()), PW_ERROR_NOT_FOUND);
+  std::remove(path.c_str());
+  EXPECT_EQ(pwcLoadVariants(tables, "scale_add", path.c_str()),
+            PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("cannot read"),
+            std::string::npos);
+  EXPECT_EQ(pwcLoadVariants(nullptr, "scale_add", path.c_str()),
+            PW_ERROR_INVALID_VALUE);
+  pwcDestroy(tables);
 }
 
 TEST(OnDemandVariants, AddVariantsRefusesAnotherFamily) {
