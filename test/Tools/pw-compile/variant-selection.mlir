@@ -13,6 +13,14 @@
 // RUN: not pw-compile %s -o %t.bad.o --quiet --target=cpu --variants=mix__r3_i64_linear 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not pw-compile %s -o %t.bad.o --quiet --target=cpu --variants=none,mix__r1_i64_linear 2>&1 | FileCheck %s --check-prefix=NONE-AND-NAMES
 
+// On the GPU, linear-narrow and transpose variants by name: rows 0-7 are
+// r1 i32, r1 i64, then at rank 2 per bitwidth linear, linear_narrow and
+// transpose0 (the one memref input); only the two named have entries.
+// RUN: pw-compile %s -o %t.gpu.ll --quiet --format=isa --function=copy --variants=copy__r2_i32_linear_narrow,copy__r2_i64_transpose0
+// RUN: FileCheck %s --check-prefix=GPU < %t.gpu.ll
+// GPU: @pw_family_copy.variants = private global [8 x { i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, ptr } { i32 1, i32 32, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 1, i32 64, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 32, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 32, i32 2, i32 -1, ptr @copy__r2_i32_linear_narrow_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 32, i32 1, i32 0, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 2, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 1, i32 0, ptr @copy__r2_i64_transpose0_entry }]
+// GPU-NOT: copy__r1_i32_linear
+
 // MLIR-NOT: func.func @mix__r1_i64_linear(
 // MLIR: func.func @mix__r2_i64_linear(
 // MLIR-NOT: func.func @mix__r1_i64_linear(
@@ -47,6 +55,15 @@ func.func @mix(%x: !m, %h: f16, %b: bf16, %i: i8, %n: i1, %d: f64, %y: !m) {
     %7 = arith.addf %6, %3 : f32
     %8 = arith.select %nn, %7, %a : f32
     pointwise.yield %8 : f32
+  }
+  return
+}
+
+!c = memref<?x?xf32, strided<[?, ?], offset: ?>>
+func.func @copy(%x: !c, %y: !c) {
+  pointwise.map ins(%x : !c) outs(%y : !c) {
+  ^bb0(%a: f32):
+    pointwise.yield %a : f32
   }
   return
 }
