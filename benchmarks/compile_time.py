@@ -10,10 +10,17 @@
    hash), load (disk cache: hash and pwcLoad), and launch (the first call's
    remainder: layout dispatch, GPU module load (with PTX, the format used
    where no ptxas is found, the driver's JIT of the one variant launched),
-   kernel, synchronization).
-   With a CUDA device (PyTorch) the call runs on it; without one, the
-   family is compiled for ``--chip`` exactly as a first call compiles it,
-   and nothing is launched.
+   kernel, synchronization); `cpu` is the process's CPU time (user + sys)
+   over the first call, on every thread, and `next` the call after it
+   whose operand is transposed, which needs another variant (ranks >= 2).
+   Per mode (``--modes``): `on-demand`, the package's default, compiles the
+   family's tables and then each variant when a call first chooses it;
+   `complete` (``POINTWISE_ON_DEMAND=0``) compiles every variant at the
+   first call.
+   With a CUDA device (PyTorch) the call runs on it; without one, what the
+   first call compiles is compiled for ``--chip`` exactly as it would be
+   (on demand: the tables and the variant a contiguous call chooses), and
+   nothing is launched.
 2. Where ``pw-compile`` is found (``--pw-compile``, or ``build/bin``): the
    same rank-r add family through ``pw-compile --mlir-timing``, split into
    the MLIR passes, gpu-module-to-binary (LLVM NVPTX, and ptxas for cubins:
@@ -30,6 +37,7 @@ several repeats (``--repeat``).
 import argparse
 import json
 import os
+import resource
 import re
 import shutil
 import statistics
@@ -41,7 +49,28 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 STAGES = ["import", "compiler", "trace", "compile", "save", "load", "launch",
-          "first_call"]
+          "first_call", "cpu", "next"]
+MODES = ["on-demand", "complete"]
+
+
+def cpu_seconds():
+    """CPU time (user + sys) of this process's threads and of the children
+    it waited for (ptxas)."""
+    return sum(usage.ru_utime + usage.ru_stime for usage in (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
+def variant_index(family, rank, bits, strategy, transposed=-1):
+    """The index of a variant row of the pwFamily at address `family`."""
+    from pointwise._runtime import _PwFamily
+    table = _PwFamily.from_address(family)
+    for i in range(table.numVariants):
+        v = table.variants[i]
+        if (v.rank, v.indexBitwidth, v.strategy, v.transposedArgument) == (
+                rank, bits, strategy, transposed):
+            return i
+    raise LookupError("no variant of rank %d" % rank)
 
 
 def child(rank, device, chip):
@@ -80,15 +109,26 @@ def child(rank, device, chip):
     if device == "cuda":
         import torch
         a = torch.from_numpy(x).cuda()
+        flipped = torch.from_numpy(np.ascontiguousarray(x.T)).cuda().permute(
+            *reversed(range(rank)))
         torch.cuda.synchronize()
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), cpu_seconds()
         result = add(a, a)
         torch.cuda.synchronize()
         times["first_call"] = time.perf_counter() - began
+        times["cpu"] = cpu_seconds() - cpu
         assert bool((result == 2).all())
+        first = dict(times)
+        if rank > 1:
+            began = time.perf_counter()
+            result = add(a, flipped)
+            torch.cuda.synchronize()
+            times["next"] = time.perf_counter() - began
+            assert bool((result == 2).all())
     else:
         # What the first call on a GPU compiles, without launching it.
-        began = time.perf_counter()
+        from pointwise._runtime import PW_STRATEGY_LINEAR, PW_STRATEGY_TRANSPOSE
+        began, cpu = time.perf_counter(), cpu_seconds()
         params = [_trace.Param("tensor", "float32", rank)] * 2
         source = _trace.trace_function(add.fn, params, ["float32"],
                                        add._symbol, rank=rank)
@@ -96,15 +136,29 @@ def child(rank, device, chip):
                                                      _pointwise._gpu_format())
         library = _compiler.compile_families(source, options, "add",
                                              (add._symbol,))
-        library.family(add._symbol)
+        family = library.family(add._symbol)
+        on_demand = library.on_demand_families.get(add._symbol)
+        if on_demand is not None:
+            # Contiguous operands coalesce to rank 1, 32-bit indices.
+            on_demand.load(variant_index(family, 1, 32, PW_STRATEGY_LINEAR))
         times["first_call"] = time.perf_counter() - began
-    times["launch"] = max(0.0, times["first_call"] - times["trace"] -
-                          times["compile"] - times["save"] - times["load"])
-    print(json.dumps(times))
+        times["cpu"] = cpu_seconds() - cpu
+        first = dict(times)
+        if on_demand is not None and rank > 1:
+            began = time.perf_counter()
+            on_demand.load(variant_index(family, rank, 32,
+                                         PW_STRATEGY_TRANSPOSE, 1))
+            times["next"] = time.perf_counter() - began
+    # The stages of the first call alone; `next` is the second call whole.
+    first["next"] = times["next"]
+    first["launch"] = max(0.0, first["first_call"] - first["trace"] -
+                          first["compile"] - first["save"] - first["load"])
+    print(json.dumps(first))
 
 
-def run_child(rank, device, chip, cache, package):
-    env = dict(os.environ, POINTWISE_CACHE_DIR=cache, POINTWISE_PROGRESS="0")
+def run_child(rank, device, chip, cache, package, mode):
+    env = dict(os.environ, POINTWISE_CACHE_DIR=cache, POINTWISE_PROGRESS="0",
+               POINTWISE_ON_DEMAND="1" if mode == "on-demand" else "0")
     if os.path.isdir(os.path.join(package, "pointwise")):
         env["PYTHONPATH"] = os.pathsep.join(
             [package] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -129,24 +183,25 @@ def first_call_tables(args, device):
           "(%s; median of %d; ms)" % (
               "launched on the GPU" if device == "cuda"
               else "compiled for %s, not launched" % args.chip, args.repeat))
-    header = "%-5s %-5s" % ("rank", "cache") + "".join(
+    header = "%-10s %-5s %-5s" % ("mode", "rank", "cache") + "".join(
         "%11s" % s for s in STAGES)
     print(header)
-    for rank in args.ranks:
-        cold, warm = [], []
-        for _ in range(args.repeat):
-            cache = tempfile.mkdtemp(prefix="pw-compile-time-")
-            try:
-                cold.append(run_child(rank, device, args.chip, cache,
-                                      args.package))
-                warm.append(run_child(rank, device, args.chip, cache,
-                                      args.package))
-            finally:
-                shutil.rmtree(cache, ignore_errors=True)
-        for name, rows in (("cold", cold), ("warm", warm)):
-            m = median_table(rows)
-            print("%-5d %-5s" % (rank, name) +
-                  "".join("   " + ms(m[s]) for s in STAGES))
+    for mode in args.modes:
+        for rank in args.ranks:
+            cold, warm = [], []
+            for _ in range(args.repeat):
+                cache = tempfile.mkdtemp(prefix="pw-compile-time-")
+                try:
+                    cold.append(run_child(rank, device, args.chip, cache,
+                                          args.package, mode))
+                    warm.append(run_child(rank, device, args.chip, cache,
+                                          args.package, mode))
+                finally:
+                    shutil.rmtree(cache, ignore_errors=True)
+            for name, rows in (("cold", cold), ("warm", warm)):
+                m = median_table(rows)
+                print("%-10s %-5d %-5s" % (mode, rank, name) +
+                      "".join("   " + ms(m[s]) for s in STAGES))
     print()
 
 
@@ -262,6 +317,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ranks", type=parse_ranks, default=parse_ranks("1-6"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--modes", type=lambda t: t.split(","),
+                        default=MODES, help="first-call modes to measure, "
+                        "comma-separated: on-demand, complete (default both)")
     parser.add_argument("--device", choices=["auto", "cpu", "cuda"],
                         default="auto", help="cuda: launch on the GPU "
                         "(PyTorch); cpu: compile only (default: cuda when "

@@ -60,6 +60,10 @@ PWC_API const char *pwcGetLastError(void);
  *                          defaults: decided per map)
  *   transpose-blocks-per-sm=N  resident blocks per multiprocessor of the
  *                          transpose variants (default 3; 0: no cap)
+ *   variants=NAME,...|none compile only these variants (docs/Families.md
+ *                          names them), or none; the family tables have a
+ *                          row for every variant and a null entry for the
+ *                          others (see pwcAddVariants, pwSetVariantLoader)
  * Unknown keys and bad values are errors. */
 PWC_API pwStatus pwcCompile(const char *source, size_t length,
                             const char *options, pwcLibrary **library);
@@ -76,6 +80,24 @@ PWC_API pwStatus pwcLoad(const char *path, pwcLibrary **library);
 /* The family table of function `name`, or NULL (with an error message) if
  * the library has none. Valid until pwcDestroy. */
 PWC_API const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name);
+
+/* Fills the null entries of family `name` of `library` with those
+ * `variants` has: `variants` is the same function compiled (or loaded) with
+ * the same options but another `variants=` selection, so that both tables
+ * have the same rows (checked: PW_ERROR_INVALID_VALUE otherwise). Each entry
+ * is stored atomically once complete, so threads launching the family at the
+ * same time see a variant either missing or complete; entries `library`
+ * already has are kept. On success `library` owns `variants` (destroyed
+ * with it; do not use or destroy it); on failure the caller still does. */
+PWC_API pwStatus pwcAddVariants(pwcLibrary *library, const char *name,
+                                pwcLibrary *variants);
+
+/* pwcAddVariants of the library saved at `path` (pwcSave's file, checked as
+ * pwcLoad checks it), linked into `library`'s own JIT: cheaper than pwcLoad
+ * and pwcAddVariants, which make a JIT of their own. On failure nothing of
+ * the file stays loaded. */
+PWC_API pwStatus pwcLoadVariants(pwcLibrary *library, const char *name,
+                                 const char *path);
 
 /* Runs the library's destructors (unloading its GPU modules) and frees it.
  * NULL is ignored. */

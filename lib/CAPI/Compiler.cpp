@@ -7,7 +7,9 @@
 // pwcCompile parses MLIR text, runs the family compiler (compileFamilies),
 // compiles the host module to an object and hands it to a HostJit;
 // pwcSave/pwcLoad keep that object behind a header naming the compiler
-// version, so that loading a saved library compiles nothing.
+// version, so that loading a saved library compiles nothing; pwcAddVariants
+// and pwcLoadVariants fill a library's missing variants with those of
+// another, compiled or saved.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +33,9 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <mutex>
+#include <vector>
 
 using namespace pointwise;
 
@@ -39,6 +43,10 @@ struct pwcLibrary {
   std::unique_ptr<capi::HostJit> jit;
   /// The host code as a relocatable object, for pwcSave.
   std::string object;
+  /// Libraries whose variants pwcAddVariants stored in this one's tables:
+  /// their code must live as long as these tables.
+  std::mutex donorsMutex;
+  std::vector<std::unique_ptr<pwcLibrary>> donors;
 };
 
 namespace {
@@ -109,6 +117,79 @@ pwStatus finishLibrary(std::string object, pwcLibrary **result) {
   if (!library->jit)
     return fail(PW_ERROR_INVALID_VALUE, "loading host code: " + error);
   *result = library.release();
+  return PW_SUCCESS;
+}
+
+/// The object of the library saved at `path` (pwcSave's format), checked
+/// to come from this compiler version and for this host.
+pwStatus readSavedObject(const char *path, std::string &object) {
+  capi::initializeHostTarget();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine("cannot read ") + path +
+                                            ": " + buffer.getError().message());
+  llvm::StringRef content = (*buffer)->getBuffer();
+  if (!content.consume_front(kSavedMagic))
+    return fail(PW_ERROR_INVALID_VALUE,
+                llvm::Twine(path) + " is not a saved pointwise library");
+  auto [version, rest] = content.split('\0');
+  if (version != getVersion())
+    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " was saved by " +
+                                            version + ", not by " +
+                                            getVersion());
+  auto [target, code] = rest.split('\0');
+  if (target != capi::getHostTargetName())
+    return fail(PW_ERROR_INVALID_VALUE,
+                llvm::Twine(path) + " holds machine code for " + target +
+                    ", not for this host (" + capi::getHostTargetName() + ")");
+  object = code.str();
+  return PW_SUCCESS;
+}
+
+/// Stores the entries that `from` has and `into` lacks into `into`, a
+/// family of the same function (checked) whose variant array is writable
+/// (addFamilyEntries makes it so). The caller keeps the code behind `from`
+/// alive as long as `into`, and serializes the calls on one library.
+pwStatus addEntries(const pwFamily *into, const pwFamily *from,
+                    const char *name) {
+  // The same function compiled with the same options but `variants=`: the
+  // same arguments and the same variant rows.
+  auto sameRow = [](const pwVariant &a, const pwVariant &b) {
+    return a.rank == b.rank && a.indexBitwidth == b.indexBitwidth &&
+           a.strategy == b.strategy &&
+           a.transposedArgument == b.transposedArgument;
+  };
+  auto sameArgument = [](const pwFamilyArgument &a, const pwFamilyArgument &b) {
+    return a.kind == b.kind && a.elementType == b.elementType &&
+           a.rank == b.rank;
+  };
+  bool same =
+      into->numArguments == from->numArguments &&
+      into->numOutputs == from->numOutputs &&
+      into->numInputs == from->numInputs &&
+      into->numVariants == from->numVariants &&
+      std::equal(into->arguments, into->arguments + into->numArguments,
+                 from->arguments, sameArgument) &&
+      std::equal(into->outputs, into->outputs + into->numOutputs,
+                 from->outputs) &&
+      std::equal(into->inputs, into->inputs + into->numInputs, from->inputs) &&
+      std::equal(into->variants, into->variants + into->numVariants,
+                 from->variants, sameRow);
+  if (!same)
+    return fail(PW_ERROR_INVALID_VALUE,
+                llvm::Twine("the two libraries' families '") + name +
+                    "' differ; both must be compiled from one function with "
+                    "the same options but for variants=");
+  // Launches on other threads read the entries with acquire loads: an entry
+  // appears only after the code behind it is linked and initialized, and a
+  // present one is never replaced.
+  auto *rows = const_cast<pwVariant *>(into->variants);
+  for (int32_t i = 0; i < into->numVariants; ++i) {
+    auto entry = __atomic_load_n(&from->variants[i].entry, __ATOMIC_ACQUIRE);
+    if (entry && !__atomic_load_n(&rows[i].entry, __ATOMIC_ACQUIRE))
+      __atomic_store_n(&rows[i].entry, entry, __ATOMIC_RELEASE);
+  }
   return PW_SUCCESS;
 }
 
@@ -213,27 +294,10 @@ pwStatus pwcLoad(const char *path, pwcLibrary **library) {
   if (!library || !path)
     return fail(PW_ERROR_INVALID_VALUE, "pwcLoad: null argument");
   *library = nullptr;
-  capi::initializeHostTarget();
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine("cannot read ") + path +
-                                            ": " + buffer.getError().message());
-  llvm::StringRef content = (*buffer)->getBuffer();
-  if (!content.consume_front(kSavedMagic))
-    return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine(path) + " is not a saved pointwise library");
-  auto [version, rest] = content.split('\0');
-  if (version != getVersion())
-    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " was saved by " +
-                                            version + ", not by " +
-                                            getVersion());
-  auto [target, object] = rest.split('\0');
-  if (target != capi::getHostTargetName())
-    return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine(path) + " holds machine code for " + target +
-                    ", not for this host (" + capi::getHostTargetName() + ")");
-  return finishLibrary(object.str(), library);
+  std::string object;
+  if (pwStatus status = readSavedObject(path, object))
+    return status;
+  return finishLibrary(std::move(object), library);
 }
 
 const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name) {
@@ -249,6 +313,55 @@ const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name) {
     return nullptr;
   }
   return static_cast<const pwFamily *>(table);
+}
+
+pwStatus pwcAddVariants(pwcLibrary *library, const char *name,
+                        pwcLibrary *variants) {
+  if (!library || !name || !variants)
+    return fail(PW_ERROR_INVALID_VALUE, "pwcAddVariants: null argument");
+  if (library == variants)
+    return fail(PW_ERROR_INVALID_VALUE,
+                "pwcAddVariants: a library cannot take its own variants");
+  const pwFamily *into = pwcGetFamily(library, name);
+  if (!into)
+    return PW_ERROR_NOT_FOUND;
+  const pwFamily *from = pwcGetFamily(variants, name);
+  if (!from)
+    return PW_ERROR_NOT_FOUND;
+  std::lock_guard<std::mutex> lock(library->donorsMutex);
+  if (pwStatus status = addEntries(into, from, name))
+    return fail(status, llvm::Twine("pwcAddVariants: ") + lastError);
+  library->donors.emplace_back(variants);
+  return PW_SUCCESS;
+}
+
+pwStatus pwcLoadVariants(pwcLibrary *library, const char *name,
+                         const char *path) {
+  if (!library || !name || !path)
+    return fail(PW_ERROR_INVALID_VALUE, "pwcLoadVariants: null argument");
+  const pwFamily *into = pwcGetFamily(library, name);
+  if (!into)
+    return PW_ERROR_NOT_FOUND;
+  std::string object;
+  if (pwStatus status = readSavedObject(path, object))
+    return status;
+  std::lock_guard<std::mutex> lock(library->donorsMutex);
+  std::string error;
+  llvm::orc::JITDylib *dylib = library->jit->addObject(object, error);
+  if (!dylib)
+    return fail(PW_ERROR_INVALID_VALUE,
+                llvm::Twine("loading ") + path + ": " + error);
+  auto *from = static_cast<const pwFamily *>(
+      library->jit->lookup(*dylib, std::string("pw_family_") + name, error));
+  pwStatus status =
+      from ? addEntries(into, from, name)
+           : fail(PW_ERROR_NOT_FOUND,
+                  llvm::Twine(path) + " has no family named '" + name + "'");
+  if (status != PW_SUCCESS) {
+    library->jit->removeObject(dylib);
+    return fail(status, llvm::Twine("pwcLoadVariants: ") + lastError);
+  }
+  return PW_SUCCESS;
 }
 
 void pwcDestroy(pwcLibrary *library) { delete library; }

@@ -170,12 +170,60 @@ std::unique_ptr<HostJit> HostJit::create(llvm::StringRef object,
 
 HostJit::~HostJit() {
   std::string error;
+  for (llvm::orc::JITDylib *dylib : llvm::reverse(added))
+    if (void *fini = lookup(*dylib, kFiniFunction, error))
+      reinterpret_cast<void (*)()>(fini)();
   if (void *fini = jit ? lookup(kFiniFunction, error) : nullptr)
     reinterpret_cast<void (*)()>(fini)();
 }
 
+llvm::orc::JITDylib *HostJit::addObject(llvm::StringRef object,
+                                        std::string &error) {
+  auto dylib =
+      jit->createJITDylib("pointwise-host-" + std::to_string(added.size()));
+  if (!dylib) {
+    error = llvm::toString(dylib.takeError());
+    return nullptr;
+  }
+  // The runtime and the process, through the first object's generators;
+  // the symbols the object defines itself (its family tables, entry points,
+  // constructors) resolve in its own JITDylib first.
+  dylib->addToLinkOrder(jit->getMainJITDylib());
+  auto remove = [&] {
+    llvm::consumeError(jit->getExecutionSession().removeJITDylib(*dylib));
+  };
+  if (llvm::Error err = jit->addObjectFile(
+          *dylib,
+          llvm::MemoryBuffer::getMemBufferCopy(object, "pointwise-host.o"))) {
+    error = llvm::toString(std::move(err));
+    remove();
+    return nullptr;
+  }
+  void *init = lookup(*dylib, kInitFunction, error);
+  if (!init) {
+    remove();
+    return nullptr;
+  }
+  reinterpret_cast<void (*)()>(init)();
+  added.push_back(&*dylib);
+  return &*dylib;
+}
+
+void HostJit::removeObject(llvm::orc::JITDylib *dylib) {
+  std::string error;
+  if (void *fini = lookup(*dylib, kFiniFunction, error))
+    reinterpret_cast<void (*)()>(fini)();
+  llvm::erase(added, dylib);
+  llvm::consumeError(jit->getExecutionSession().removeJITDylib(*dylib));
+}
+
 void *HostJit::lookup(const std::string &symbol, std::string &error) {
-  auto address = jit->lookup(symbol);
+  return lookup(jit->getMainJITDylib(), symbol, error);
+}
+
+void *HostJit::lookup(llvm::orc::JITDylib &dylib, const std::string &symbol,
+                      std::string &error) {
+  auto address = jit->lookup(dylib, symbol);
   if (!address) {
     error = llvm::toString(address.takeError());
     return nullptr;

@@ -22,10 +22,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Module;
 namespace orc {
+class JITDylib;
 class LLJIT;
 } // namespace orc
 } // namespace llvm
@@ -54,12 +56,26 @@ public:
                                          std::string &error);
   ~HostJit();
 
-  /// The address of `symbol`, or null with `error` set.
+  /// Links another `object` (from compileHostObject) in a JITDylib of its
+  /// own, whose symbols resolve in it first and then as the first object's
+  /// do, and runs its constructors: a library's variants that arrive later
+  /// cost no JIT of their own. Null with `error` set on failure.
+  llvm::orc::JITDylib *addObject(llvm::StringRef object, std::string &error);
+
+  /// Runs the destructors of an object addObject added and removes it.
+  void removeObject(llvm::orc::JITDylib *dylib);
+
+  /// The address of `symbol` (of the first object, or of `dylib`), or null
+  /// with `error` set.
   void *lookup(const std::string &symbol, std::string &error);
+  void *lookup(llvm::orc::JITDylib &dylib, const std::string &symbol,
+               std::string &error);
 
 private:
   HostJit() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  /// What addObject added, whose destructors run first, last added first.
+  std::vector<llvm::orc::JITDylib *> added;
 };
 
 } // namespace pointwise::capi

@@ -91,10 +91,11 @@ llvm::Function *createPackedEntry(llvm::Module &module,
 
 llvm::Constant *createPrivateArray(llvm::Module &module, llvm::Type *element,
                                    llvm::ArrayRef<llvm::Constant *> values,
-                                   const llvm::Twine &name) {
+                                   const llvm::Twine &name,
+                                   bool isConstant = true) {
   auto *type = llvm::ArrayType::get(element, values.size());
   auto *global = new llvm::GlobalVariable(
-      module, type, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      module, type, isConstant, llvm::GlobalValue::PrivateLinkage,
       llvm::ConstantArray::get(type, values), name);
   global->setAlignment(llvm::Align(8));
   return global;
@@ -162,13 +163,18 @@ createFamilyTable(llvm::Module &module, const FamilySpec &family,
   auto *variantType =
       llvm::StructType::get(context, {i32, i32, i32, i32, pointer});
   llvm::SmallVector<llvm::Constant *> variants;
-  for (auto [variant, entry] : llvm::zip_equal(family.variants, entries))
+  for (auto [variant, entry] : llvm::zip_equal(family.variants, entries)) {
+    llvm::Constant *entryValue =
+        entry ? static_cast<llvm::Constant *>(entry)
+              : llvm::ConstantPointerNull::get(
+                    llvm::PointerType::getUnqual(context));
     variants.push_back(llvm::ConstantStruct::get(
         variantType, {i32Value(variant.rank), i32Value(variant.indexBitwidth),
                       i32Value(variant.transpose ? PW_STRATEGY_TRANSPOSE
                                : variant.narrow  ? PW_STRATEGY_LINEAR_NARROW
                                                  : PW_STRATEGY_LINEAR),
-                      i32Value(variant.transposedArgument), entry}));
+                      i32Value(variant.transposedArgument), entryValue}));
+  }
 
   llvm::Constant *name =
       llvm::ConstantDataArray::getString(context, family.name);
@@ -189,8 +195,10 @@ createFamilyTable(llvm::Module &module, const FamilySpec &family,
                           prefix + ".arguments"),
        createIndexArray(module, family.outputs, prefix + ".outputs"),
        createIndexArray(module, family.inputs, prefix + ".inputs"),
-       createPrivateArray(module, variantType, variants,
-                          prefix + ".variants")});
+       // Writable: the entries of variants compiled later are filled in
+       // (pwcAddVariants).
+       createPrivateArray(module, variantType, variants, prefix + ".variants",
+                          /*isConstant=*/false)});
   auto *global = new llvm::GlobalVariable(module, familyType, true,
                                           llvm::GlobalValue::ExternalLinkage,
                                           table, prefix);
@@ -264,6 +272,33 @@ bool checkEntryName(llvm::StringRef name, std::string &error) {
   return true;
 }
 
+/// The LLVM type of a scalar argument of pwElementType `code`, as the
+/// lowering passes it to a variant.
+llvm::Type *getScalarType(llvm::LLVMContext &context, int32_t code) {
+  switch (code) {
+  case PW_I1:
+    return llvm::Type::getInt1Ty(context);
+  case PW_I8:
+    return llvm::Type::getInt8Ty(context);
+  case PW_I16:
+    return llvm::Type::getInt16Ty(context);
+  case PW_I32:
+    return llvm::Type::getInt32Ty(context);
+  case PW_F16:
+    return llvm::Type::getHalfTy(context);
+  case PW_BF16:
+    return llvm::Type::getBFloatTy(context);
+  case PW_F32:
+    return llvm::Type::getFloatTy(context);
+  case PW_F64:
+    return llvm::Type::getDoubleTy(context);
+  case PW_I64:
+    return llvm::Type::getInt64Ty(context);
+  default:
+    llvm_unreachable("getElementTypeCode gives family arguments these codes");
+  }
+}
+
 /// `i32 <name>(descriptors and scalars)`: the C entry point.
 bool createCEntry(llvm::Module &module, const FamilySpec &family,
                   llvm::GlobalVariable *table,
@@ -313,25 +348,24 @@ pointwise::addFamilyEntries(llvm::Module &module,
                             llvm::ArrayRef<FamilySpec> families,
                             std::string &error) {
   for (const FamilySpec &family : families) {
+    // Null for the variants not compiled (FamilyOptions::variants).
     llvm::SmallVector<llvm::Function *> entries;
     for (const FamilyVariant &variant : family.variants) {
+      if (!variant.compiled) {
+        entries.push_back(nullptr);
+        continue;
+      }
       llvm::Function *entry = createPackedEntry(module, family, variant, error);
       if (!entry)
         return mlir::failure();
       entries.push_back(entry);
     }
-    // The scalar parameter types, from any variant (they all agree).
     llvm::SmallVector<llvm::Type *> scalarTypes;
-    llvm::Function *first = module.getFunction(family.variants[0].function);
-    unsigned parameter = 0;
-    for (const FamilyArgument &argument : family.arguments) {
-      if (argument.isMemRef) {
-        scalarTypes.push_back(nullptr);
-        parameter += 3 + 2 * family.variants[0].rank;
-        continue;
-      }
-      scalarTypes.push_back(first->getArg(parameter++)->getType());
-    }
+    for (const FamilyArgument &argument : family.arguments)
+      scalarTypes.push_back(
+          argument.isMemRef
+              ? nullptr
+              : getScalarType(module.getContext(), argument.elementType));
     llvm::GlobalVariable *table = createFamilyTable(module, family, entries);
     if (!createCEntry(module, family, table, scalarTypes, error))
       return mlir::failure();
@@ -372,7 +406,8 @@ std::unique_ptr<llvm::Module> pointwise::compileFamilies(
   }
   size_t variants = 0;
   for (const FamilySpec &family : families)
-    variants += family.variants.size();
+    variants += llvm::count_if(
+        family.variants, [](const FamilyVariant &v) { return v.compiled; });
   report("pw-compile: " + llvm::Twine(families.size()) + " famil" +
          (families.size() == 1 ? "y" : "ies") + ", " + llvm::Twine(variants) +
          " variants; generating " +

@@ -59,6 +59,10 @@ std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
     ArrayRef<FamilySpec> families, TimingScope *timing,
     const std::function<LogicalResult(ModuleOp)> &inspectLowered) {
   MLIRContext *mlirContext = module.getContext();
+  // No variant selected (FamilyOptions::variants): the host module holds the
+  // family tables alone.
+  if (module.getBody()->empty())
+    return std::make_unique<llvm::Module>("pointwise", context);
   SmallVector<OwningOpRef<ModuleOp>> parts = splitVariants(module, families);
   SmallVector<ModuleOp> lowered;
   if (parts.empty()) {

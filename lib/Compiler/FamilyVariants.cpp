@@ -139,13 +139,7 @@ MemRefType getVariantType(MemRefType original, int64_t rank,
 
 /// Clones `function` as variant `variant` of `spec` at the end of `module`.
 void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
-                FamilyVariant &variant) {
-  variant.function =
-      spec.name + "__r" + std::to_string(variant.rank) + "_i" +
-      std::to_string(variant.indexBitwidth) +
-      (variant.transpose
-           ? "_transpose" + std::to_string(variant.transposedArgument)
-           : (variant.narrow ? "_linear_narrow" : "_linear"));
+                const FamilyVariant &variant) {
   func::FuncOp clone = function.clone();
   clone.setName(variant.function);
   clone.setPublic();
@@ -184,7 +178,20 @@ void addVariant(ModuleOp module, func::FuncOp function, const FamilySpec &spec,
   module.push_back(clone);
 }
 
+/// The keyword of FamilyOptions::variants that selects no variant.
+constexpr llvm::StringLiteral kNoVariants("none");
+
 } // namespace
+
+std::string pointwise::getVariantName(llvm::StringRef family,
+                                      const FamilyVariant &variant) {
+  return (family + "__r" + llvm::Twine(variant.rank) + "_i" +
+          llvm::Twine(variant.indexBitwidth) +
+          (variant.transpose
+               ? "_transpose" + llvm::Twine(variant.transposedArgument)
+               : llvm::Twine(variant.narrow ? "_linear_narrow" : "_linear")))
+      .str();
+}
 
 std::string pointwise::checkFamilyOptions(const FamilyOptions &options) {
   for (unsigned bits : options.indexBitwidths)
@@ -192,6 +199,9 @@ std::string pointwise::checkFamilyOptions(const FamilyOptions &options) {
       return "index bitwidths must be 32 or 64, got " + std::to_string(bits);
   if (options.indexBitwidths.empty())
     return "no index bitwidth to build variants for";
+  if (llvm::is_contained(options.variants, kNoVariants) &&
+      options.variants.size() > 1)
+    return "variants=none selects no variant and takes no variant names";
   // The host loops of target=cpu take no GPU option.
   if (options.target == FamilyTarget::Cuda)
     return checkGpuCodegenOptions(options);
@@ -290,13 +300,33 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
         }
       }
     }
-    for (FamilyVariant &variant : spec->variants)
-      addVariant(module, function, *spec, variant);
+    for (FamilyVariant &variant : spec->variants) {
+      variant.function = getVariantName(spec->name, variant);
+      variant.compiled = options.variants.empty() ||
+                         llvm::is_contained(options.variants, variant.function);
+      if (variant.compiled)
+        addVariant(module, function, *spec, variant);
+    }
     function.erase();
     families.push_back(std::move(*spec));
   }
   if (families.empty())
     return module.emitError("no function holding a pointwise.map to compile");
+  for (const std::string &name : options.variants) {
+    if (name == kNoVariants)
+      continue;
+    bool known = llvm::any_of(families, [&](const FamilySpec &family) {
+      return llvm::any_of(family.variants, [&](const FamilyVariant &variant) {
+        return variant.function == name;
+      });
+    });
+    if (!known)
+      return module.emitError()
+             << "no variant named '" << name
+             << "'; variants are named <function>__r<rank>_i<bits>_linear, "
+                "_linear_narrow or _transpose<argument> (pw-compile -o "
+                "variants.mlir lists them)";
+  }
   return families;
 }
 

@@ -22,6 +22,12 @@
 // has grown: the vectors handed to the layout library keep their capacity,
 // and the variant's descriptors are built on the stack.
 //
+// A table may lack variants (a null entry): the choice never depends on
+// which entries are there, so a family whose variants arrive on demand
+// launches exactly what the complete family would. A chosen variant without
+// an entry is asked of the family's variant loader (pwSetVariantLoader), and
+// the launch starts over once the loader has stored it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ErrorState.h"
@@ -31,8 +37,10 @@
 #include "Pointwise/Layout/Overlap.h"
 #include "Pointwise/Layout/TransposeDetection.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <utility>
 
 using namespace pointwise::layout;
@@ -604,12 +612,51 @@ void rememberDecision(DispatchScratch &scratch, const pwFamily &family,
   scratch.lastDecision = slot;
 }
 
+/// The entry of `variant`, which another thread may be storing (a variant
+/// compiled on demand): null, or a variant whose code is completely loaded.
+auto loadEntry(const pwVariant &variant) {
+  return __atomic_load_n(&variant.entry, __ATOMIC_ACQUIRE);
+}
+
 /// Calls the variant with the arguments `packed`, and returns the pending
 /// error it left.
 pwStatus invokeVariant(const pwVariant &variant, void **packed) {
   clearPendingError();
-  variant.entry(packed);
+  loadEntry(variant)(packed);
   return takePendingError();
+}
+
+/// The families' variant loaders (pwSetVariantLoader). Consulted only when a
+/// chosen variant has no entry; never destroyed, so that launches from the
+/// global destructors of compiled libraries find it.
+struct VariantLoaders {
+  struct Loader {
+    const pwFamily *family;
+    pwVariantLoader loader;
+    void *context;
+  };
+  std::mutex mutex;
+  std::vector<Loader> loaders;
+};
+
+VariantLoaders &getVariantLoaders() {
+  static auto *loaders = new VariantLoaders;
+  return *loaders;
+}
+
+/// "variant 3 (rank 2, 32-bit indices, transpose of argument 1)".
+std::string describeVariant(const pwFamily &family, int index) {
+  const pwVariant &variant = family.variants[index];
+  std::string strategy = variant.strategy == PW_STRATEGY_TRANSPOSE
+                             ? "transpose of argument " +
+                                   std::to_string(variant.transposedArgument)
+                         : variant.strategy == PW_STRATEGY_LINEAR_NARROW
+                             ? "linear-narrow"
+                             : "linear";
+  return "variant " + std::to_string(index) + " (rank " +
+         std::to_string(variant.rank) + ", " +
+         std::to_string(variant.indexBitwidth) + "-bit indices, " + strategy +
+         ")";
 }
 
 /// Launches a remembered decision with the scalars of `args`.
@@ -717,7 +764,64 @@ pwStatus callVariant(DispatchScratch &scratch, const pwFamily &family,
     scratch.argumentBuffersInUse = false;
   return status;
 }
+
+/// Has the variant loader of `family` store the entry of variant `chosen`,
+/// and launches again. Without a loader, says which variant is missing.
+pwStatus loadVariantAndLaunch(DispatchScratch &scratch, const pwFamily &family,
+                              int chosen, void **args,
+                              const LaunchErrors &error) {
+  pwVariantLoader loader = nullptr;
+  void *context = nullptr;
+  {
+    VariantLoaders &loaders = getVariantLoaders();
+    std::lock_guard<std::mutex> lock(loaders.mutex);
+    for (const VariantLoaders::Loader &registered : loaders.loaders)
+      if (registered.family == &family) {
+        loader = registered.loader;
+        context = registered.context;
+      }
+  }
+  if (!loader)
+    return error(PW_ERROR_NOT_FOUND,
+                 describeVariant(family, chosen) +
+                     " is not compiled, and the family has no variant "
+                     "loader (pwSetVariantLoader)");
+  char message[2048] = "";
+  pwStatus status = loader(&family, chosen, context, message, sizeof(message));
+  message[sizeof(message) - 1] = '\0';
+  // The loader may have launched on this thread: its failure still names
+  // the variant this launch chose.
+  scratch.lastVariant = chosen;
+  scratch.lastCached = false;
+  if (status != PW_SUCCESS)
+    return error(status, "loading " + describeVariant(family, chosen) +
+                             " failed: " + message);
+  if (!loadEntry(family.variants[chosen]))
+    return error(PW_ERROR_INVALID_VALUE,
+                 "the variant loader reported success, but " +
+                     describeVariant(family, chosen) + " has no entry");
+  // From the start: the loader may have launched on this thread, which
+  // reuses the thread's scratch.
+  return pwFamilyLaunch(&family, args);
+}
 } // namespace
+
+pwStatus pwSetVariantLoader(const pwFamily *family, pwVariantLoader loader,
+                            void *context) {
+  if (!family)
+    return recordNullArgument("pwSetVariantLoader", "family");
+  VariantLoaders &loaders = getVariantLoaders();
+  std::lock_guard<std::mutex> lock(loaders.mutex);
+  std::vector<VariantLoaders::Loader> &registered = loaders.loaders;
+  registered.erase(std::remove_if(registered.begin(), registered.end(),
+                                  [&](const VariantLoaders::Loader &entry) {
+                                    return entry.family == family;
+                                  }),
+                   registered.end());
+  if (loader)
+    loaders.loaders.push_back({family, loader, context});
+  return PW_SUCCESS;
+}
 
 pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
   DispatchScratch &scratch = getScratch();
@@ -860,10 +964,9 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
                      "variants of rank " +
                      listRanks(*family));
   const pwVariant &variant = family->variants[chosen];
-  if (!variant.entry)
-    return error(PW_ERROR_INVALID_VALUE,
-                 "variant " + std::to_string(chosen) + " has no entry");
   scratch.lastVariant = chosen;
+  if (!loadEntry(variant))
+    return loadVariantAndLaunch(scratch, *family, chosen, args, error);
 
   if (variant.indexBitwidth >= bits) {
     // One launch: its arguments are built before the variant runs, so they

@@ -15,6 +15,16 @@ content, checked before the file is loaded: a file that does not match it
 compiler version) or that lacks a family it should have is compiled again
 and replaced.
 
+Families are compiled on demand: the library compiled first holds the
+family tables alone (``variants=none``), and the first launch that chooses
+a variant has the runtime call this module's variant loader
+(``pwSetVariantLoader``), which compiles that one variant (or loads it from
+the disk cache, where each variant has its own file) and adds it to the
+family (``pwcAddVariants``), under a lock per variant: threads that choose
+it at once wait for one compilation, and none launches it before its entry
+is stored. A first call thus compiles one variant, whatever the rank.
+``POINTWISE_ON_DEMAND=0`` compiles every variant of a family at once.
+
 Setting ``POINTWISE_CACHE_DIR`` to an empty string disables the disk cache;
 ``POINTWISE_PROGRESS=0`` silences the line printed while compiling.
 """
@@ -28,10 +38,13 @@ import tempfile
 import threading
 import time
 
-from ._runtime import PointwiseError, library_candidates, load_runtime
+from ._runtime import (PW_ERROR_INVALID_VALUE, PW_STRATEGY_LINEAR_NARROW,
+                       PW_STRATEGY_TRANSPOSE, PointwiseError, VariantLoader,
+                       _PwFamily, library_candidates, load_runtime)
 
 __all__ = ["CompiledLibrary", "compile_families", "cache_dir",
-           "load_compiler", "compiler_version", "clear_memory_cache"]
+           "load_compiler", "compiler_version", "clear_memory_cache",
+           "variant_name"]
 
 COMPILER_NAME = "libPointwiseC.so"
 
@@ -63,6 +76,10 @@ class _Compiler:
         lib.pwcLoad.argtypes = [c_char_p, ctypes.POINTER(c_void_p)]
         lib.pwcGetFamily.restype = c_void_p
         lib.pwcGetFamily.argtypes = [c_void_p, c_char_p]
+        lib.pwcAddVariants.restype = c_int
+        lib.pwcAddVariants.argtypes = [c_void_p, c_char_p, c_void_p]
+        lib.pwcLoadVariants.restype = c_int
+        lib.pwcLoadVariants.argtypes = [c_void_p, c_char_p, c_char_p]
         lib.pwcDestroy.restype = None
         lib.pwcDestroy.argtypes = [c_void_p]
         self.version = lib.pwcGetVersion().decode()
@@ -108,25 +125,118 @@ def compiler_version():
     return load_compiler().version
 
 
+def variant_name(family, rank, index_bitwidth, strategy, transposed_argument):
+    """The name of a variant (getVariantName of include/Pointwise/Compiler/
+    Family.h), from its row of the family table: what ``variants=`` takes."""
+    if strategy == PW_STRATEGY_TRANSPOSE:
+        kind = "transpose%d" % transposed_argument
+    elif strategy == PW_STRATEGY_LINEAR_NARROW:
+        kind = "linear_narrow"
+    else:
+        kind = "linear"
+    return "%s__r%d_i%d_%s" % (family, rank, index_bitwidth, kind)
+
+
 class CompiledLibrary:
     """Families compiled into the in-process JIT. Kept for the life of the
-    process (GPU modules are unloaded when it exits)."""
+    process (GPU modules are unloaded when it exits). A library compiled on
+    demand (`on_demand`: the source, options and label to compile its
+    variants with) compiles each variant when a launch first chooses it."""
 
-    def __init__(self, compiler, handle, origin):
+    def __init__(self, compiler, handle, origin, on_demand=None):
         self._compiler = compiler
         self._handle = handle
         self.origin = origin  # "compiled", "disk" or "memory"
         self._families = {}
+        self._lock = threading.Lock()
+        self._on_demand = on_demand
+        # Per family name, its _OnDemandFamily (variant loader and record).
+        self.on_demand_families = {}
 
     def family(self, name):
         """The address of the ``pwFamily`` table of function `name`."""
         address = self._families.get(name)
-        if address is None:
-            address = self._compiler.lib.pwcGetFamily(self._handle, name.encode())
-            if not address:
-                raise LookupError(self._compiler.last_error())
-            self._families[name] = address
+        if address is not None:
+            return address
+        with self._lock:
+            address = self._families.get(name)
+            if address is None:
+                address = self._compiler.lib.pwcGetFamily(self._handle,
+                                                          name.encode())
+                if not address:
+                    raise LookupError(self._compiler.last_error())
+                if self._on_demand is not None:
+                    self.on_demand_families[name] = _OnDemandFamily(
+                        self, name, address)
+                self._families[name] = address
         return address
+
+
+class _OnDemandFamily:
+    """The variant loader of one family of an on-demand library: compiles a
+    variant, or loads it from the disk cache, and adds it to the family."""
+
+    def __init__(self, library, name, address):
+        self.library = library
+        self.name = name
+        self.table = _PwFamily.from_address(address)
+        self.locks = [threading.Lock() for _ in range(self.table.numVariants)]
+        # Variant name -> "compiled" or "disk", in the order they arrived.
+        self.loaded = {}
+        self.loader = VariantLoader(self._loader_callback)
+        # The table outlives every Python reference to its library (launchers
+        # keep its address; clear_memory_cache forgets the library): so does
+        # the loader the runtime calls.
+        with _memory_lock:
+            _loaders.append(self)
+        load_runtime().set_variant_loader(address, self.loader)
+
+    def _loader_callback(self, family, index, context, message, capacity):
+        """The pwVariantLoader: load(index), its exception as the status
+        and message the runtime reports."""
+        try:
+            self.load(index)
+            return 0
+        except BaseException as e:  # noqa: BLE001 (nothing may escape to C)
+            if isinstance(e, PointwiseError):
+                status, text = int(e.status), e.message
+            else:
+                status, text = PW_ERROR_INVALID_VALUE, "%s: %s" % (
+                    type(e).__name__, e)
+            text = text.encode("utf-8", "replace")[:max(0, capacity - 1)]
+            ctypes.memmove(message, text + b"\0", len(text) + 1)
+            return status or PW_ERROR_INVALID_VALUE
+
+    def load(self, index):
+        """Makes variant `index` of the family complete (once)."""
+        if not 0 <= index < len(self.locks):
+            raise PointwiseError(PW_ERROR_INVALID_VALUE,
+                                 "no variant %d" % index)
+        with self.locks[index]:
+            row = self.table.variants[index]
+            if row.entry:
+                return
+            name = variant_name(self.name, row.rank, row.indexBitwidth,
+                                row.strategy, row.transposedArgument)
+            library = self.library
+            compiler = library._compiler
+            source, options, label = library._on_demand
+            options += " variants=" + name
+            # From the disk cache, it is linked into the library's JIT;
+            # compiled, the library takes it.
+            variant = _load_or_compile(
+                compiler, _cache_key(compiler, source, options), source,
+                options, label, (self.name,),
+                variant=name[len(self.name) + 2:], into=library)
+            if variant.origin == "compiled":
+                status = compiler.lib.pwcAddVariants(
+                    library._handle, self.name.encode(), variant._handle)
+                if status:
+                    message = compiler.last_error()
+                    compiler.lib.pwcDestroy(variant._handle)
+                    raise PointwiseError(status, message)
+                variant._handle = None  # the family's library owns it now
+            self.loaded[name] = variant.origin
 
 
 def cache_dir():
@@ -141,6 +251,8 @@ def cache_dir():
 
 _memory = {}
 _memory_lock = threading.Lock()
+# Every _OnDemandFamily made, for the life of the process.
+_loaders = []
 _key_locks = {}
 
 
@@ -182,15 +294,32 @@ class _FileLock:
         return False
 
 
-def compile_families(source, options, label, families=()):
+def on_demand_enabled():
+    """Whether families compile their variants on demand
+    (``POINTWISE_ON_DEMAND``, on unless ``0``)."""
+    return os.environ.get("POINTWISE_ON_DEMAND", "1") not in ("0", "", "no")
+
+
+def _cache_key(compiler, source, options):
+    return hashlib.sha256(
+        ("%s\0%s\0%s\0%s" % (_CACHE_FORMAT, compiler.identity, options,
+                             source)).encode()).hexdigest()
+
+
+def compile_families(source, options, label, families=(), on_demand=None):
     """The CompiledLibrary of MLIR `source` compiled with `options` (the
     option string of pwcCompile), from the memory cache, the disk cache or
     the compiler. `label` names the work in the progress line; a library
-    from the disk cache that lacks one of `families` counts as damaged."""
+    from the disk cache that lacks one of `families` counts as damaged.
+    `on_demand` (default: on_demand_enabled()) compiles the family tables
+    alone, and each variant when a launch first chooses it."""
     compiler = load_compiler()
-    key = hashlib.sha256(
-        ("%s\0%s\0%s\0%s" % (_CACHE_FORMAT, compiler.identity, options,
-                             source)).encode()).hexdigest()
+    if on_demand is None:
+        on_demand = on_demand_enabled()
+    demand = (source, options, label) if on_demand else None
+    if on_demand:
+        options += " variants=none"
+    key = _cache_key(compiler, source, options)
     with _memory_lock:
         library = _memory.get(key)
         if library is not None:
@@ -201,13 +330,14 @@ def compile_families(source, options, label, families=()):
             library = _memory.get(key)
         if library is None:
             library = _load_or_compile(compiler, key, source, options, label,
-                                       families)
+                                       families, demand)
             with _memory_lock:
                 _memory[key] = library
     return library
 
 
-def _load_or_compile(compiler, key, source, options, label, families):
+def _load_or_compile(compiler, key, source, options, label, families,
+                     on_demand=None, variant=None, into=None):
     directory = cache_dir()
     path = None
     if directory:
@@ -217,13 +347,15 @@ def _load_or_compile(compiler, key, source, options, label, families):
         except OSError:
             path = None  # unwritable cache: compile in memory only
     if path is None:
-        return _compile(compiler, source, options, label, None)
+        return _compile(compiler, source, options, label, None, on_demand,
+                        variant)
     with _FileLock(path + ".lock"):
-        library = _load(compiler, path, families)
+        library = _load(compiler, path, families, on_demand, into)
         if library is not None:
             return library
         # Absent, stale or damaged: compile again and replace it.
-        return _compile(compiler, source, options, label, path)
+        return _compile(compiler, source, options, label, path, on_demand,
+                        variant)
 
 
 def _digest_path(path):
@@ -242,9 +374,12 @@ def _file_digest(path):
     return digest.hexdigest()
 
 
-def _load(compiler, path, families):
+def _load(compiler, path, families, on_demand=None, into=None):
     """The library cached at `path` when its content has the SHA-256 recorded
-    beside it, loads and has every one of `families`; otherwise None."""
+    beside it, loads and has every one of `families`; otherwise None. With
+    `into` (a CompiledLibrary), the file holds variants of `families[0]` of
+    `into`, which it fills in (pwcLoadVariants): returns a CompiledLibrary
+    without a handle, or None."""
     try:
         with open(_digest_path(path), "r", encoding="ascii") as f:
             recorded = f.read(65).strip()
@@ -252,14 +387,21 @@ def _load(compiler, path, families):
         return None
     if len(recorded) != 64 or _file_digest(path) != recorded:
         return None
+    if into is not None:
+        if compiler.lib.pwcLoadVariants(into._handle, families[0].encode(),
+                                        path.encode()) != 0:
+            return None
+        return CompiledLibrary(compiler, None, "disk")
     handle = ctypes.c_void_p()
     if compiler.lib.pwcLoad(path.encode(), ctypes.byref(handle)) != 0:
         return None
-    library = CompiledLibrary(compiler, handle, "disk")
+    library = CompiledLibrary(compiler, handle, "disk", on_demand)
     try:
         for name in families:
             library.family(name)
     except LookupError:
+        for name in library.on_demand_families:
+            load_runtime().set_variant_loader(library.family(name), None)
         compiler.lib.pwcDestroy(handle)
         return None
     return library
@@ -306,8 +448,13 @@ def _save(compiler, handle, path):
     return None
 
 
-def _compile(compiler, source, options, label, path):
-    progress = _progress_enabled()
+def _compile(compiler, source, options, label, path, on_demand=None,
+             variant=None):
+    """Compiles `source`; `label` (and `variant`, the name of the one
+    variant compiled, without the family's) name it in the progress line,
+    which the tables of an on-demand library (`on_demand`) do not print:
+    they take no noticeable time, and their variants report theirs."""
+    progress = _progress_enabled() and on_demand is None
     if progress:
         sys.stderr.write("pointwise: compiling %s ..." % label)
         sys.stderr.flush()
@@ -317,15 +464,17 @@ def _compile(compiler, source, options, label, path):
     status = compiler.lib.pwcCompile(data, len(data), options.encode(),
                                      ctypes.byref(handle))
     if progress:
-        sys.stderr.write(" %s in %.1f s\n" % ("failed" if status else "done",
-                                             time.monotonic() - start))
+        sys.stderr.write(" %s in %.1f s%s\n" % (
+            "failed" if status else "done", time.monotonic() - start,
+            " (variant %s)" % variant if variant else ""))
         sys.stderr.flush()
     if status:
-        raise PointwiseError(status, "compiling %s failed: %s"
-                             % (label, compiler.last_error()))
+        raise PointwiseError(status, "compiling %s%s failed: %s" % (
+            label, ", variant %s," % variant if variant else "",
+            compiler.last_error()))
     if path is not None:
         message = _save(compiler, handle, path)
         # A full or read-only disk must not fail the call.
         if message is not None and progress:
             sys.stderr.write("pointwise: not cached: %s\n" % message)
-    return CompiledLibrary(compiler, handle, "compiled")
+    return CompiledLibrary(compiler, handle, "compiled", on_demand)

@@ -299,6 +299,13 @@ class Strided:
 # The runtime library
 # ===------------------------------------------------------------------------===
 
+# pwVariantLoader: (family, variant, context, message, capacity) -> status.
+# ctypes takes the GIL for it, also on a thread that released it to launch.
+VariantLoader = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int32,
+                                 ctypes.c_void_p, ctypes.c_void_p,
+                                 ctypes.c_size_t)
+
+
 class Runtime:
     """libPointwiseRuntime.so, loaded with ctypes."""
 
@@ -329,6 +336,7 @@ class Runtime:
             "pwSetStream": (None, [c_void_p]),
             "pwGetStream": (c_void_p, []),
             "pwGetLastVariant": (c_int, []),
+            "pwSetVariantLoader": (c_int, [c_void_p, VariantLoader, c_void_p]),
         }
         for name, (restype, argtypes) in signatures.items():
             function = getattr(lib, name)
@@ -396,9 +404,16 @@ class Runtime:
 
     # -- launches --
     def last_variant(self):
-        """The variant index the calling thread's last pwFamilyLaunch chose,
-        -1 when it launched nothing."""
+        """The variant index the calling thread's last pwFamilyLaunch chose
+        (also when that variant is not compiled and the launch failed with
+        PW_ERROR_NOT_FOUND), -1 when it chose none."""
         return self.lib.pwGetLastVariant()
+
+    def set_variant_loader(self, family, loader):
+        """Makes `loader` (a :data:`VariantLoader`, which the caller keeps
+        alive) the variant loader of the ``pwFamily`` at address `family`,
+        or removes the family's loader when None (pwSetVariantLoader)."""
+        self.check(self.lib.pwSetVariantLoader(family, loader, None))
 
 
 def _stream_handle(stream):

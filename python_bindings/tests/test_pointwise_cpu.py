@@ -23,6 +23,15 @@ def _cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("POINTWISE_PROGRESS", "0")
 
 
+@pytest.fixture
+def complete_families(monkeypatch):
+    """Every variant compiled at the first call: one cache file per family,
+    which the cache tests below damage, copy and count (the files of
+    variants compiled on demand follow the same rules:
+    test_first_calls.py)."""
+    monkeypatch.setenv("POINTWISE_ON_DEMAND", "0")
+
+
 @pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
               promotion_methods=[(0, 1, "DEFAULT")])
 def axpy(x, y, alpha):
@@ -326,6 +335,7 @@ def test_threads_share_one_compilation():
     assert len(triple._launchers) == 1
 
 
+@pytest.mark.usefixtures("complete_families")
 def test_disk_cache_is_used_by_a_new_process(tmp_path):
     script = textwrap.dedent("""
         import sys, numpy as np, pointwise as pw
@@ -355,6 +365,7 @@ def test_disk_cache_is_used_by_a_new_process(tmp_path):
     assert third.stdout.strip() == "['compiled']"
 
 
+@pytest.mark.usefixtures("complete_families")
 def test_disk_cache_follows_the_compiler_build(tmp_path, monkeypatch):
     """Another build of the compiler (same version string) does not reuse
     what the previous one cached: its code generation may differ."""
@@ -504,6 +515,7 @@ def _cached_library(directory):
 
 # Single bytes of the cached library changed: each once gave an LLVM abort, a
 # segfault, a silently wrong result, a missing family or a hang.
+@pytest.mark.usefixtures("complete_families")
 @pytest.mark.parametrize("patch", [
     {670: 153}, {2309: 2, 1193: 214}, {2303: 127}, {4078: 248},
     {2012: 228, 870: 221, 4055: 201, 4150: 157}, "middle", "last", "truncated"])
@@ -537,6 +549,7 @@ def test_damaged_cache_file_is_compiled_again(tmp_path, patch):
     assert third.stdout.split("\n")[:2] == ["OK", "['disk']"]
 
 
+@pytest.mark.usefixtures("complete_families")
 def test_cache_file_hash(tmp_path, monkeypatch):
     """A cached library with its SHA-256 beside it is loaded, not compiled;
     one without it is compiled again."""
@@ -567,6 +580,7 @@ def test_cache_file_hash(tmp_path, monkeypatch):
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
 
+@pytest.mark.usefixtures("complete_families")
 def test_cache_files_share_the_librarys_permissions(tmp_path, monkeypatch):
     """The digest beside a cached library is as readable as the library (it
     was private to its writer, so nobody else could use the cache)."""
@@ -585,6 +599,7 @@ def test_cache_files_share_the_librarys_permissions(tmp_path, monkeypatch):
     assert os.stat(str(path) + ".sha256").st_mode & 0o777 == library_mode
 
 
+@pytest.mark.usefixtures("complete_families")
 def test_cache_file_without_the_family_is_compiled_again(tmp_path, monkeypatch):
     """A library with a valid hash that lacks the family it should hold (here
     another function's) is compiled again and replaced."""
@@ -610,6 +625,7 @@ def test_cache_file_without_the_family_is_compiled_again(tmp_path, monkeypatch):
     assert cached(tmp_path / "two", "two", lambda x: x * 10)[1] == ["disk"]
 
 
+@pytest.mark.usefixtures("complete_families")
 def test_cache_file_replaced_by_another_library_is_compiled_again(
         tmp_path, monkeypatch):
     """A valid library of the same function name but another body, written

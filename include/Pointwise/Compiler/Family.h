@@ -83,6 +83,14 @@ struct FamilyOptions : public mlir::PassPipelineOptions<FamilyOptions>,
       *this, "function",
       llvm::cl::desc("Compile only these functions (default: every function "
                      "holding a map)")};
+  ListOption<std::string> variants{
+      *this, "variants",
+      llvm::cl::desc("Compile only these variants, by name "
+                     "(<function>__r<rank>_i<bits>_<strategy>), or none: the "
+                     "family tables keep every variant's row, with a null "
+                     "entry for those not compiled, which the runtime's "
+                     "variant loader fills (pwSetVariantLoader) or reports "
+                     "(default: every variant)")};
 };
 
 /// What is wrong with `options` (index bitwidths other than 32 and 64, or
@@ -113,6 +121,9 @@ struct FamilyVariant {
   bool narrow = false;
   /// The variant's function in the module.
   std::string function;
+  /// Whether the variant is compiled (FamilyOptions::variants); a variant
+  /// that is not keeps its row in the family table, with a null entry.
+  bool compiled = true;
 };
 
 struct FamilySpec {
@@ -126,8 +137,15 @@ struct FamilySpec {
 /// The pwElementType code of `type`, or -1 when a family cannot pass it.
 int32_t getElementTypeCode(mlir::Type type);
 
+/// The name of `variant` of family `family`:
+/// `<family>__r<rank>_i<bits>_{linear,linear_narrow,transpose<argument>}`.
+std::string getVariantName(llvm::StringRef family,
+                           const FamilyVariant &variant);
+
 /// Step 1. Fails with diagnostics on functions that cannot be a family (no
-/// results, exactly one map, memref arguments used only by the map).
+/// results, exactly one map, memref arguments used only by the map) and on
+/// names in `options.variants` that name no variant. Only the variants
+/// selected by `options.variants` become functions of `module`.
 mlir::FailureOr<std::vector<FamilySpec>>
 buildFamilyVariants(mlir::ModuleOp module, const FamilyOptions &options);
 

@@ -234,11 +234,15 @@ enum {
   PW_STRATEGY_LINEAR_NARROW = 2,
 };
 
-/* One compiled variant: every memref operand has rank `rank` and dynamic
- * sizes, strides and offset, except that a transpose variant has stride 1
- * along the last dim of every output, and along dim rank - 2 of argument
+/* One variant: every memref operand has rank `rank` and dynamic sizes,
+ * strides and offset, except that a transpose variant has stride 1 along the
+ * last dim of every output, and along dim rank - 2 of argument
  * `transposedArgument`. `entry(args)` launches it: args[i] is the rank-`rank`
- * descriptor of memref argument i, or points to scalar argument i. */
+ * descriptor of memref argument i, or points to scalar argument i. A variant
+ * that is not compiled (yet) has a null entry; whoever compiles it stores the
+ * entry once its code is completely loaded, atomically with release order
+ * (pwcAddVariants does), and never clears it while the table is in use, so a
+ * launch sees either no entry or a complete variant. */
 typedef struct pwVariant {
   int32_t rank;
   int32_t indexBitwidth; /* 32 or 64 */
@@ -278,6 +282,26 @@ typedef struct pwFamily {
  * analyzing the layouts again. */
 PW_RUNTIME_API pwStatus pwFamilyLaunch(const pwFamily *family, void **args);
 
+/* Compiles or loads variant `variant` of `family` on demand: called by
+ * pwFamilyLaunch on the launching thread when the variant it chose has a
+ * null entry, it returns once the entry is stored (PW_SUCCESS), or fails
+ * with a status and up to `capacity` bytes of NUL-terminated `message`.
+ * Threads that launch at once may call it for one variant at once: it must
+ * compile the variant once and let the others wait for it. */
+typedef pwStatus (*pwVariantLoader)(const pwFamily *family, int32_t variant,
+                                    void *context, char *message,
+                                    size_t capacity);
+
+/* Makes `loader` (with `context`) the variant loader of `family`, or, when
+ * `loader` is null, removes the family's loader. Without a loader, a launch
+ * that chooses a variant with a null entry fails with PW_ERROR_NOT_FOUND
+ * and a message naming the variant, and pwGetLastVariant() returns its
+ * index, so that the caller can compile it, store its entry and launch
+ * again. Remove the loader before the table goes away. */
+PW_RUNTIME_API pwStatus pwSetVariantLoader(const pwFamily *family,
+                                           pwVariantLoader loader,
+                                           void *context);
+
 /* For a launch whose outputs the caller allocates: the broadcast of the
  * inputs' shapes (NumPy rules) in *rank and shape[], and in outputStrides[]
  * dense strides (elements) for a new output of that shape in the memory
@@ -311,8 +335,10 @@ PW_RUNTIME_API int32_t pwCheckMapOverlap(int64_t *allocated, int64_t *aligned,
                                          int64_t offset, int64_t size,
                                          int64_t stride);
 
-/* What the last pwFamilyLaunch on this thread chose (for tests and tools):
- * the variant's index in family->variants, -1 if nothing was launched. */
+/* What the last pwFamilyLaunch on this thread chose (for tests, tools and
+ * on-demand compilation): the variant's index in family->variants, also when
+ * that variant has no entry (PW_ERROR_NOT_FOUND); -1 if the launch chose
+ * none (empty, or failed before choosing). */
 PW_RUNTIME_API int pwGetLastVariant(void);
 
 /* Whether the last pwFamilyLaunch on this thread reused a remembered decision

@@ -28,7 +28,7 @@
 // CHECK-DAG: @pw_family_scale.outputs = private constant [1 x i32] [i32 3]
 // CHECK-DAG: @pw_family_scale.inputs = private constant [3 x i32] [i32 0, i32 1, i32 2]
 // The variants: {rank, index bitwidth, strategy, transposed argument, entry}.
-// CHECK-DAG: @pw_family_scale.variants = private constant [3 x { i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, ptr } { i32 1, i32 64, i32 0, i32 -1, ptr @scale__r1_i64_linear_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 0, i32 -1, ptr @scale__r2_i64_linear_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 1, i32 0, ptr @scale__r2_i64_transpose0_entry }
+// CHECK-DAG: @pw_family_scale.variants = private global [3 x { i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, ptr } { i32 1, i32 64, i32 0, i32 -1, ptr @scale__r1_i64_linear_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 0, i32 -1, ptr @scale__r2_i64_linear_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 1, i32 0, ptr @scale__r2_i64_transpose0_entry }
 // CHECK-DAG: @pw_family_scale = constant { ptr, i32, i32, i32, i32, ptr, ptr, ptr, ptr } { ptr @pw_family_scale.name, i32 4, i32 1, i32 3, i32 3,
 // CHECK-DAG: call ptr @pwGetStream()
 // CHECK-DAG: call void @mgpuLaunchKernel(

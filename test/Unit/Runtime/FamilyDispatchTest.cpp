@@ -178,6 +178,14 @@ public:
     return &family;
   }
 
+  /// Leaves variant `index` without an entry, as a family compiled on
+  /// demand has it before the variant arrives; returns the entry it had.
+  Entry removeEntry(int index) {
+    Entry entry = variants[index].entry;
+    variants[index].entry = nullptr;
+    return entry;
+  }
+
   /// The index of the variant (rank, bits, strategy).
   int variantIndex(int rank, int bits, int strategy) const {
     for (size_t i = 0; i < variants.size(); ++i)
@@ -1347,6 +1355,74 @@ TEST_F(DispatchCacheTest, ThreadsHaveTheirOwnDecisions) {
   EXPECT_EQ(failures.load(), 0);
   // Four decisions per thread, each made once.
   EXPECT_EQ(hits.load(), kThreads * (2000 - 4));
+}
+
+TEST_F(FamilyDispatchTest, AVariantWithoutEntryIsNotFoundAndNamed) {
+  AddFamily add;
+  int transpose = add.builder.variantIndex(2, 32, PW_STRATEGY_TRANSPOSE) + 2;
+  ASSERT_EQ(add.builder.get()->variants[transpose].transposedArgument, add.b);
+  add.builder.removeEntry(transpose);
+  const pwFamily *family = add.builder.get();
+  MemRef a(kA, {4, 6}, {6, 1}), b(kB, {4, 6}, {1, 4}), c(kC, {4, 6}, {6, 1});
+  std::vector<void *> args{a.get(), b.get(), c.get()};
+  EXPECT_EQ(pwFamilyLaunch(family, args.data()), PW_ERROR_NOT_FOUND);
+  EXPECT_EQ(std::string(pwGetLastErrorMessage()),
+            "add: variant " + std::to_string(transpose) +
+                " (rank 2, 32-bit indices, transpose of argument 1) is not "
+                "compiled, and the family has no variant loader "
+                "(pwSetVariantLoader)");
+  // The variant it chose, for the caller to compile: the one a complete
+  // family launches. Nothing ran, and nothing is remembered.
+  EXPECT_EQ(pwGetLastVariant(), transpose);
+  EXPECT_TRUE(recordedCalls.empty());
+  EXPECT_EQ(pwFamilyLaunch(family, args.data()), PW_ERROR_NOT_FOUND);
+  EXPECT_EQ(pwGetLastLaunchCached(), 0);
+  // Other layouts launch the variants that are there.
+  MemRef rowMajor(kB, {4, 6}, {6, 1});
+  launchOnce(family, {a.get(), rowMajor.get(), c.get()});
+  EXPECT_EQ(pwGetLastVariant(),
+            add.builder.variantIndex(1, 32, PW_STRATEGY_LINEAR));
+}
+
+/// What the loader of LoaderStoresTheEntryAndTheLaunchStartsOver stores.
+struct PendingVariant {
+  Entry entry;
+  int calls = 0;
+};
+
+TEST_F(FamilyDispatchTest, LoaderStoresTheEntryAndTheLaunchStartsOver) {
+  AddFamily complete, onDemand;
+  MemRef a(kA, {4, 6}, {6, 1}), b(kB, {4, 6}, {1, 4}), c(kC, {4, 6}, {6, 1});
+  std::vector<void *> args{a.get(), b.get(), c.get()};
+  RecordedCall expected = launchOnce(complete.builder.get(), args);
+  int chosen = pwGetLastVariant();
+  recordedCalls.clear();
+
+  PendingVariant pending{onDemand.builder.removeEntry(chosen)};
+  const pwFamily *family = onDemand.builder.get();
+  InnerFamily inner(0);
+  innerFamily = &inner;
+  auto loader = [](const pwFamily *family, int32_t variant, void *context,
+                   char *, size_t) -> pwStatus {
+    auto &pending = *static_cast<PendingVariant *>(context);
+    ++pending.calls;
+    // Compiling may launch on this thread, which reuses its scratch.
+    launchInnerFamily();
+    __atomic_store_n(&const_cast<pwVariant &>(family->variants[variant]).entry,
+                     pending.entry, __ATOMIC_RELEASE);
+    return PW_SUCCESS;
+  };
+  ASSERT_EQ(pwSetVariantLoader(family, +loader, &pending), PW_SUCCESS);
+  const RecordedCall &call = launchOnce(family, args);
+  EXPECT_EQ(pending.calls, 1);
+  EXPECT_EQ(pwGetLastVariant(), chosen);
+  EXPECT_EQ(call, expected);
+  // From now on it is an ordinary variant: remembered, no loader asked.
+  recordedCalls.clear();
+  launchOnce(family, args);
+  EXPECT_EQ(pwGetLastLaunchCached(), 1);
+  EXPECT_EQ(pending.calls, 1);
+  EXPECT_EQ(pwSetVariantLoader(family, nullptr, nullptr), PW_SUCCESS);
 }
 
 } // namespace
