@@ -77,7 +77,8 @@ class _ScalarKind:
         return (_dtypes.bool_, _dtypes.int64, _dtypes.float64)[category]
 
 
-_INT_RANGES = {d.name: (-(1 << (8 * d.itemsize - 1)), (1 << (8 * d.itemsize - 1)) - 1)
+_INT_RANGES = {d.name: (0, (1 << d.bits) - 1) if d.is_unsigned else
+               (-(1 << (d.bits - 1)), (1 << (d.bits - 1)) - 1)
                for d in _dtypes.ALL_DTYPES if d.is_integer}
 _FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e+38,
               "float32": 3.4028234663852886e+38,
@@ -128,7 +129,8 @@ def _scalar_value(value, dtype):
 
 
 _PACK_CODES = {"bool": "?", "int8": "b", "int16": "h", "int32": "i",
-               "int64": "q", "float16": "e", "bfloat16": "H", "float32": "f",
+               "int64": "q", "uint8": "B", "uint16": "H", "uint32": "I",
+               "uint64": "Q", "float16": "e", "bfloat16": "H", "float32": "f",
                "float64": "d"}
 
 
@@ -596,19 +598,16 @@ class PointwiseFunction:
         if promoted is None:
             operands = [_dtypes.Operand(d, "zerodim" if i in zero_dim else k)
                         for i, (d, k) in enumerate(signature)]
-            promoted = tuple(_promotion.output_dtype(rule, operands)
-                             for rule in self.rules)
+            try:
+                promoted = tuple(_promotion.output_dtype(rule, operands)
+                                 for rule in self.rules)
+            except TypeError as e:  # uint16/32/64 with another integer type
+                raise TypeError("%s: %s" % (name, e)) from None
             self._promotions[(signature, zero_dim)] = promoted
-        out_dtypes = []
-        for k, view in enumerate(out_views):
-            if view is None:
-                out_dtypes.append(promoted[k])
-                continue
-            if not _can_cast(promoted[k], view.dtype):
-                raise TypeError("%s: out%d has dtype %s, but the result has dtype "
-                                "%s, which cannot be cast to it"
-                                % (name, k, view.dtype.name, promoted[k].name))
-            out_dtypes.append(view.dtype)
+        # A given output of another dtype receives the result converted as
+        # PyTorch's copy_ converts (the body's store, _trace._cast).
+        out_dtypes = [promoted[k] if view is None else view.dtype
+                      for k, view in enumerate(out_views)]
 
         # Shapes.
         shape, dense = _plan(views, name)
@@ -868,12 +867,6 @@ class _Instance:
     def __repr__(self):
         return "<pointwise function %s at rank %d>" % (self.function.__name__,
                                                        self.rank)
-
-
-def _can_cast(source, target):
-    """torch.can_cast: no cast to a lower category (float to integer,
-    anything but bool to bool)."""
-    return source.category <= target.category
 
 
 class LayoutError(PointwiseError, ValueError):

@@ -272,6 +272,8 @@ def _literal_value(value, dtype):
             value = math.trunc(value)
         bits = _bits(dtype)
         value = int(value) & ((1 << bits) - 1)
+        if dtype.is_unsigned:
+            return value
         return value - (1 << bits) if value >> (bits - 1) else value
     value = float(value)
     rounding = _ROUND.get(dtype)
@@ -359,6 +361,10 @@ class _Tracer:
         if dtype.is_bool:
             text = "arith.constant " + ("true" if value else "false")
         elif dtype.is_integer:
+            # MLIR integers are signless: write the bits as a signed value.
+            bits = _bits(dtype)
+            if value >= 1 << (bits - 1):
+                value -= 1 << bits
             text = f"arith.constant {value} : {ir_type}"
         else:
             text = f"arith.constant {_format_float(value, ir_type)} : {ir_type}"
@@ -709,7 +715,10 @@ def _promote(args, arithmetic):
         if category == 1 or arithmetic:
             return int64, True
         return bool_, True
-    return result_type(*(_operand(arg) for arg in args)), False
+    try:
+        return result_type(*(_operand(arg) for arg in args)), False
+    except TypeError as exc:  # uint16/32/64 with another integer type
+        raise _tracer_of(args, "promotion").error(str(exc)) from None
 
 
 def _cast(value, dst, wrapped=None):
@@ -735,16 +744,20 @@ def _cast(value, dst, wrapped=None):
     if src.is_integer and dst.is_integer:
         if _bits(dst) == _bits(src):
             return Value(tracer, x, dst, wrapped)
-        op = "arith.extsi" if _bits(dst) > _bits(src) else "arith.trunci"
+        if _bits(dst) < _bits(src):
+            op = "arith.trunci"
+        else:
+            op = "arith.extui" if src.is_unsigned else "arith.extsi"
         return tracer.value(f"{op} {x} : {src_type} to {dst_type}", dst, wrapped)
     if src.is_integer:  # to a float
-        result = tracer.value(
-            f"arith.sitofp {x} : {src_type} to {dst_type}", dst, wrapped
-        )
-        if dst in _HALF and src.itemsize > 1:  # int8 values are exact
+        op = "arith.uitofp" if src.is_unsigned else "arith.sitofp"
+        result = tracer.value(f"{op} {x} : {src_type} to {dst_type}", dst, wrapped)
+        if dst in _HALF and src.itemsize > 1:  # 8-bit values are exact
             result = _round_half(result, dst)
         return result
-    if dst.is_integer:  # from a float
+    if dst.is_unsigned:  # from a float
+        return _float_to_unsigned(value, dst, wrapped)
+    if dst.is_integer:  # from a float (fptosi saturates in a map body)
         return tracer.value(
             f"arith.fptosi {x} : {src_type} to {dst_type}", dst, wrapped
         )
@@ -757,6 +770,26 @@ def _cast(value, dst, wrapped=None):
     if dst in _HALF:
         result = _round_half(result, dst)
     return result
+
+
+def _float_to_unsigned(value, dst, wrapped):
+    """A float ``value`` converted to the unsigned ``dst`` as PyTorch does
+    for uint8 (c10's ``static_cast_with_inter_type``: through int64), so
+    that negative values wrap around (-1.0 is 255) instead of being
+    undefined. uint64 takes ``fptoui`` for values >= 0 (up to 2**64) and
+    ``fptosi`` for negative ones. The map body's conversions saturate (NaN
+    gives 0; beyond int64/uint64 the type's limit), so every lowering gives
+    the same bits."""
+    tracer = value._tracer
+    x, src_type = value.name, value.ir_type
+    signed = tracer.op(f"arith.fptosi {x} : {src_type} to i64")
+    if dst.bits < 64:
+        text = f"arith.trunci {signed} : i64 to {dst.mlir}"
+        return tracer.value(text, dst, wrapped)
+    unsigned = tracer.op(f"arith.fptoui {x} : {src_type} to i64")
+    zero = tracer.constant(0.0, value.dtype).name
+    negative = tracer.op(f"arith.cmpf olt, {x}, {zero} : {src_type}")
+    return _select(tracer, negative, signed, unsigned, dst, wrapped)
 
 
 def _round_half(value, dtype):
@@ -834,6 +867,11 @@ def _arith(symbol, a, b):
     if symbol == "/":
         return _float_op(tracer, "divf", x, y, wrapped)
     if symbol == "//":
+        if dtype.is_unsigned:
+            safe, is_zero = _safe_unsigned_divisor(tracer, y)
+            quotient = tracer.op(f"arith.divui {x.name}, {safe} : {t}")
+            zero = tracer.constant(0, dtype).name
+            return _select(tracer, is_zero, zero, quotient, dtype, wrapped)
         if dtype.is_integer:
             safe, zero_or_minus_one, minus_one = _safe_divisor(tracer, y)
             quotient = tracer.op(f"arith.floordivsi {x.name}, {safe} : {t}")
@@ -845,8 +883,7 @@ def _arith(symbol, a, b):
             return _select(
                 tracer, zero_or_minus_one, by_minus_one, quotient, dtype, wrapped
             )
-        quotient = _float_op(tracer, "divf", x, y, wrapped)
-        return tracer.value(f"math.floor {quotient.name} : {t}", dtype, wrapped)
+        return _float_floor_divide(tracer, x, y, wrapped)
     if symbol == "%":
         return _remainder(tracer, x, y, wrapped)
     if dtype.is_integer:
@@ -893,9 +930,67 @@ def _safe_divisor(tracer, y):
     return safe, either, is_minus_one
 
 
+def _safe_unsigned_divisor(tracer, y):
+    """For unsigned division: (divisor SSA name that is never 0, i1 name of
+    ``y == 0``); the callers define x // 0 == x % 0 == 0."""
+    t = y.ir_type
+    zero = tracer.constant(0, y.dtype).name
+    one = tracer.constant(1, y.dtype).name
+    is_zero = tracer.op(f"arith.cmpi eq, {y.name}, {zero} : {t}")
+    safe = tracer.op(f"arith.select {is_zero}, {one}, {y.name} : {t}")
+    return safe, is_zero
+
+
+def _float_floor_divide(tracer, x, y, wrapped):
+    """PyTorch's ``div_floor_floating`` (c10/util/generic_math.h), which is
+    NumPy's ``npy_floor_divide`` and CPython's float ``//``: the quotient is
+    derived from ``fmod`` so that it is exact where ``floor(x / y)`` is off by
+    one (``1.0 // 0.1`` is 9, while ``1.0 / 0.1`` rounds to 10).
+
+    ``y == 0`` gives ``x / y`` (inf, -inf or NaN); a zero quotient has the
+    sign of ``x / y``; NaN and infinite operands give what the formula gives
+    (NaN for ``inf // y`` and ``x // inf`` except where PyTorch gives a
+    signed zero or -1: ``1 // inf`` is 0, ``-1 // inf`` is -1).
+    """
+    dtype, t = x.dtype, x.ir_type
+    zero = tracer.constant(0.0, dtype).name
+    one = tracer.constant(1.0, dtype).name
+    half = tracer.constant(0.5, dtype).name
+    quotient = tracer.op(f"arith.divf {x.name}, {y.name} : {t}")
+    mod = tracer.op(f"arith.remf {x.name}, {y.name} : {t}")
+    difference = tracer.op(f"arith.subf {x.name}, {mod} : {t}")
+    div = tracer.op(f"arith.divf {difference}, {y.name} : {t}")
+    # mod != 0 and (y < 0) != (mod < 0): the truncated quotient is one high.
+    mod_nonzero = tracer.op(f"arith.cmpf une, {mod}, {zero} : {t}")
+    y_negative = tracer.op(f"arith.cmpf olt, {y.name}, {zero} : {t}")
+    mod_negative = tracer.op(f"arith.cmpf olt, {mod}, {zero} : {t}")
+    signs_differ = tracer.op(f"arith.xori {y_negative}, {mod_negative} : i1")
+    adjust = tracer.op(f"arith.andi {mod_nonzero}, {signs_differ} : i1")
+    lowered = tracer.op(f"arith.subf {div}, {one} : {t}")
+    div = tracer.op(f"arith.select {adjust}, {lowered}, {div} : {t}")
+    # Snap to the nearest integer: (x - mod) / y is an integer up to rounding.
+    floored = tracer.op(f"math.floor {div} : {t}")
+    fraction = tracer.op(f"arith.subf {div}, {floored} : {t}")
+    round_up = tracer.op(f"arith.cmpf ogt, {fraction}, {half} : {t}")
+    raised = tracer.op(f"arith.addf {floored}, {one} : {t}")
+    snapped = tracer.op(f"arith.select {round_up}, {raised}, {floored} : {t}")
+    signed_zero = tracer.op(f"math.copysign {zero}, {quotient} : {t}")
+    div_nonzero = tracer.op(f"arith.cmpf une, {div}, {zero} : {t}")
+    result = tracer.op(
+        f"arith.select {div_nonzero}, {snapped}, {signed_zero} : {t}"
+    )
+    y_zero = tracer.op(f"arith.cmpf oeq, {y.name}, {zero} : {t}")
+    return _select(tracer, y_zero, quotient, result, dtype, wrapped)
+
+
 def _remainder(tracer, x, y, wrapped):
     # Python's and PyTorch's remainder: the sign of the divisor.
     dtype, t = x.dtype, x.ir_type
+    if dtype.is_unsigned:
+        safe, is_zero = _safe_unsigned_divisor(tracer, y)
+        raw = tracer.op(f"arith.remui {x.name}, {safe} : {t}")
+        zero = tracer.constant(0, dtype).name
+        return _select(tracer, is_zero, zero, raw, dtype, wrapped)
     floating = dtype.is_floating
     if floating:
         remainder = tracer.op(f"arith.remf {x.name}, {y.name} : {t}")
@@ -925,8 +1020,11 @@ def _ipow_negative(tracer, x, odd, wrapped):
     """
     dtype = x.dtype
     one = tracer.constant(1, dtype).name
-    minus_one = tracer.constant(-1, dtype).name
     zero = tracer.constant(0, dtype).name
+    if dtype.is_unsigned:  # no -1: 1 stays 1, anything else truncates to 0
+        is_one = _cmp(tracer, x, "eq", one)
+        return _select(tracer, is_one, one, zero, dtype, wrapped)
+    minus_one = tracer.constant(-1, dtype).name
     if isinstance(odd, builtins.bool):
         sign = minus_one if odd else one
     else:
@@ -967,15 +1065,18 @@ def _ipow(tracer, x, y, wrapped):
     zero = tracer.constant(0, dtype).name
     result = tracer.constant(1, dtype, wrapped)
     base = x
-    bits = _bits(dtype)
-    for bit in range(bits - 1):  # a non-negative exponent has bits - 1 bits
+    # A non-negative signed exponent has bits - 1 bits, an unsigned one bits.
+    bits = _bits(dtype) if dtype.is_unsigned else _bits(dtype) - 1
+    for bit in range(bits):
         mask = tracer.constant(1 << bit, dtype).name
         masked = tracer.op(f"arith.andi {y.name}, {mask} : {t}")
         is_set = tracer.op(f"arith.cmpi ne, {masked}, {zero} : {t}")
         product = _num_op(tracer, "mul", result, base, wrapped)
         result = _select(tracer, is_set, product.name, result.name, dtype, wrapped)
-        if bit < bits - 2:
+        if bit < bits - 1:
             base = _num_op(tracer, "mul", base, base, wrapped)
+    if dtype.is_unsigned:
+        return result
     one = tracer.constant(1, dtype).name
     low_bit = tracer.op(f"arith.andi {y.name}, {one} : {t}")
     odd = tracer.op(f"arith.cmpi ne, {low_bit}, {zero} : {t}")
@@ -985,7 +1086,7 @@ def _ipow(tracer, x, y, wrapped):
 
 
 _PREDICATES = {
-    # symbol: (float, signed integer, bool)
+    # symbol: (float, signed integer, bool and unsigned integers)
     "<": ("olt", "slt", "ult"),
     "<=": ("ole", "sle", "ule"),
     ">": ("ogt", "sgt", "ugt"),
@@ -1001,7 +1102,12 @@ def _compare(symbol, a, b):
     x = _materialize(tracer, a, dtype, wrapped)
     y = _materialize(tracer, b, dtype, wrapped)
     floating, signed, unsigned = _PREDICATES[symbol]
-    predicate = floating if dtype.is_floating else unsigned if dtype.is_bool else signed
+    if dtype.is_floating:
+        predicate = floating
+    elif dtype.is_bool or dtype.is_unsigned:
+        predicate = unsigned
+    else:
+        predicate = signed
     return Value(tracer, _cmp(tracer, x, predicate, y.name), bool_, wrapped)
 
 
@@ -1036,6 +1142,14 @@ def _shift(symbol, a, b):
     t = x.ir_type
     bits = _bits(dtype)
     zero = tracer.constant(0, dtype).name
+    if dtype.is_unsigned:
+        # PyTorch: an amount of bits or more shifts everything out.
+        width = tracer.constant(bits, dtype).name
+        out_of_range = tracer.op(f"arith.cmpi uge, {y.name}, {width} : {t}")
+        amount = _select(tracer, out_of_range, zero, y.name, dtype, wrapped).name
+        op = "arith.shli" if symbol == "<<" else "arith.shrui"
+        shifted = tracer.op(f"{op} {x.name}, {amount} : {t}")
+        return _select(tracer, out_of_range, zero, shifted, dtype, wrapped)
     negative = tracer.op(f"arith.cmpi slt, {y.name}, {zero} : {t}")
     if symbol == "<<":
         # PyTorch: a negative or too large amount shifts everything out.
@@ -1073,7 +1187,7 @@ def _negate(value):
 
 def _abs(value):
     tracer = _tracer_of((value,), "abs()")
-    if value.dtype.is_bool:
+    if value.dtype.is_bool or value.dtype.is_unsigned:
         return value
     op = "math.absf" if value.dtype.is_floating else "math.absi"
     return tracer.value(
@@ -1269,7 +1383,7 @@ def _python_extremum(a, b, pick):
     return pick(a, b)
 
 
-def _extremum(name, a, b, float_op, int_op, bool_op, pick):
+def _extremum(name, a, b, float_op, int_op, uint_op, bool_op, pick):
     literals = _literal_args((a, b))
     if literals is not None:
         return _python_extremum(literals[0], literals[1], pick)
@@ -1277,18 +1391,25 @@ def _extremum(name, a, b, float_op, int_op, bool_op, pick):
     dtype, wrapped = _promote((a, b), arithmetic=False)
     x = _materialize(tracer, a, dtype, wrapped)
     y = _materialize(tracer, b, dtype, wrapped)
-    op = float_op if dtype.is_floating else bool_op if dtype.is_bool else int_op
+    if dtype.is_floating:
+        op = float_op
+    elif dtype.is_bool:
+        op = bool_op
+    else:
+        op = uint_op if dtype.is_unsigned else int_op
     return tracer.value(f"arith.{op} {x.name}, {y.name} : {x.ir_type}", dtype, wrapped)
 
 
 def maximum(a, b):
     """The larger of ``a`` and ``b``, promoted; NaN if either is NaN."""
-    return _extremum("maximum", a, b, "maximumf", "maxsi", "ori", builtins.max)
+    return _extremum("maximum", a, b, "maximumf", "maxsi", "maxui", "ori",
+                     builtins.max)
 
 
 def minimum(a, b):
     """The smaller of ``a`` and ``b``, promoted; NaN if either is NaN."""
-    return _extremum("minimum", a, b, "minimumf", "minsi", "andi", builtins.min)
+    return _extremum("minimum", a, b, "minimumf", "minsi", "minui", "andi",
+                     builtins.min)
 
 
 def where(condition, a, b):
