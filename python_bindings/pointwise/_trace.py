@@ -64,34 +64,65 @@ Operators
     result stays bool), ``-``, ``//`` and ``%`` are errors (as in PyTorch),
     ``**`` computes in int64 (``BOOL_TO_LONG``). ``/`` is true division
     (bool and integers give float32, ``INT_TO_FLOAT``). ``//`` is
-    ``arith.floordivsi`` on integers and ``floor(a / b)`` on floats (as
-    TorchInductor does; PyTorch eager derives it from ``fmod`` and differs
-    by one where ``a / b`` rounds up to an integer: float32 ``1.0 // 0.1``
-    is 10 here, 9 in eager). ``%``
-    takes the sign of the divisor (``remsi``/``remf``, then adding the
-    divisor when the signs differ), as Python and PyTorch do. ``**`` is
+    ``arith.floordivsi`` on signed integers, ``divui`` on unsigned ones, and
+    on floats PyTorch's ``div_floor_floating`` (NumPy's ``npy_divmod``,
+    CPython's float ``//``): ``mod = fmod(a, b)``, ``div = (a - mod) / b``,
+    one less where ``mod != 0`` and the signs of ``b`` and ``mod`` differ,
+    then floored and raised by one where the fraction exceeds 0.5; a zero
+    quotient has the sign of ``a / b``, and ``b == 0`` gives ``a / b``. So
+    float32 ``1.0 // 0.1`` is 9 (``1.0 / 0.1`` rounds to 10). ``%`` is
+    PyTorch's remainder: ``fmod`` (``remf``) or ``remsi``, plus the divisor
+    where the signs differ, so it has the sign of the divisor; a zero
+    result keeps ``fmod``'s sign (the dividend's), as PyTorch's does
+    (NumPy and Python give it the divisor's). On unsigned integers ``%``
+    is ``remui``. ``**`` is
     ``math.powf`` on floats (``x ** 2`` is ``x * x``) and square-and-multiply
     on integers with PyTorch's rules for negative exponents (``1``, ``-1``
     or ``0``). Integer division or remainder by zero gives ``0`` and never
     traps (PyTorch raises on the CPU and gives unspecified values on the
     GPU); ``x // -1`` is ``-x`` with wraparound, ``x % -1`` is ``0``.
-    Floating-point ``%`` does not compile for the GPU yet (the GPU
-    pipeline cannot lower ``arith.remf``): the compiler reports it.
 
     ``< <= > >= == !=`` give bool: ordered predicates on floats except
-    ``!=``, which is unordered (NaN != NaN), signed ones on integers,
-    unsigned ones on bool. ``& | ^ ~`` work on bool and integers (``~`` is
-    logical not on bool), ``<< >>`` on integers, with PyTorch's rules for
-    shift amounts out of range (``<<`` gives 0, ``>>`` fills with the sign).
-    ``-x`` (an error on bool tensors, as in PyTorch), ``+x`` and ``abs(x)``.
+    ``!=``, which is unordered (NaN != NaN), signed ones on signed
+    integers, unsigned ones on bool and unsigned integers. ``& | ^ ~`` work
+    on bool and integers (``~`` is logical not on bool), ``<< >>`` on
+    integers, with PyTorch's rules for shift amounts out of range (``<<``
+    gives 0; ``>>`` fills with the sign on signed integers, with zeros
+    (``shrui``) on unsigned ones, where an amount of the width or more
+    gives 0). ``-x`` (an error on bool tensors, as in PyTorch; modulo
+    ``2**bits`` on unsigned integers), ``+x`` and ``abs(x)`` (the identity
+    on unsigned integers). :func:`maximum` and :func:`minimum` are
+    ``maxui``/``minui`` on unsigned integers.
+
+Unsigned integers
+    ``uint8``, ``uint16``, ``uint32`` and ``uint64`` are carried in the
+    signless ``i8`` ... ``i64``; their operations are the unsigned ones
+    (``divui, remui, cmpi ult/ule/ugt/uge, maxui, minui, shrui, extui,
+    uitofp``). Arithmetic wraps around modulo ``2**bits``. Promotion is
+    PyTorch's (:func:`~pointwise._dtypes.promote_types`): ``uint8`` with
+    ``int8`` is ``int16``, with bool ``uint8``, and a Python int keeps the
+    tensor's ``uint8`` (the literal wraps around: ``x + 300`` adds 44);
+    ``uint16``, ``uint32`` and ``uint64`` combine only with themselves,
+    floating types and wrapped numbers, and any other pair raises
+    :class:`TracingError`.
 
 Conversions
     ``x.to(dtype)`` (any dtype :func:`~pointwise._dtypes.as_dtype` accepts)
-    converts with PyTorch's (C++ ``static_cast``) semantics: float to
-    integer truncates (``fptosi``; out of range is undefined), integer to
-    float is ``sitofp``, bool to a number is 0 or 1, a number to bool is
-    ``!= 0`` (NaN is True), floats widen and narrow with ``extf``/``truncf``,
-    integers with ``extsi``/``trunci``. The result is not wrapped.
+    converts with PyTorch's (C++ ``static_cast``, ``copy_``) semantics, and
+    so does the store of each result into its output's dtype, whatever the
+    two dtypes: float to signed integer truncates toward zero (``fptosi``,
+    which saturates in a map body: NaN gives 0, values beyond the type its
+    minimum or maximum; PyTorch leaves them undefined); float to ``uint8``,
+    ``uint16`` and ``uint32`` converts through int64, as PyTorch's uint8
+    conversion does, so that negative and too large values wrap around
+    (``-1.0`` is 255, ``300.7`` is 44); float to ``uint64`` takes negative
+    values through int64 (``-1.0`` is ``2**64 - 1``) and others with
+    ``fptoui`` (saturating at ``2**64 - 1``). Integer to float is
+    ``sitofp`` (``uitofp`` from unsigned types), bool to a number is 0 or
+    1, a number to bool is ``!= 0`` (NaN is True), floats widen and narrow
+    with ``extf``/``truncf``, integers narrow with ``trunci`` (wrapping
+    around) and widen with ``extsi`` (``extui`` from unsigned types). The
+    result is not wrapped.
 
 Functions
     :func:`exp`, :func:`exp2`, :func:`log`, :func:`log2`, :func:`log1p`,
@@ -119,11 +150,12 @@ numbered in order and identical operations, constants included, are emitted
 once.
 
 The body uses ``arith`` (``addf/addi, subf/subi, mulf/muli, divf,
-floordivsi, remf, remsi, negf, maximumf, minimumf, maxsi, minsi, andi, ori,
-xori, shli, shrsi, cmpf, cmpi, select, constant`` and the casts ``extf,
-truncf, extsi, extui, trunci, sitofp, uitofp, fptosi``) and ``math``
-(``exp, exp2, log, log2, log1p, sqrt, rsqrt, sin, cos, tan, tanh, erf,
-floor, ceil, roundeven, powf, fma, absf, absi``).
+floordivsi, divui, remf, remsi, remui, negf, maximumf, minimumf, maxsi,
+minsi, maxui, minui, andi, ori, xori, shli, shrsi, shrui, cmpf, cmpi,
+select, constant`` and the casts ``extf, truncf, extsi, extui, trunci,
+sitofp, uitofp, fptosi, fptoui``) and ``math`` (``exp, exp2, log, log2,
+log1p, sqrt, rsqrt, sin, cos, tan, tanh, erf, floor, ceil, roundeven, powf,
+fma, absf, absi, copysign``).
 """
 
 import builtins
@@ -948,9 +980,8 @@ def _float_floor_divide(tracer, x, y, wrapped):
     one (``1.0 // 0.1`` is 9, while ``1.0 / 0.1`` rounds to 10).
 
     ``y == 0`` gives ``x / y`` (inf, -inf or NaN); a zero quotient has the
-    sign of ``x / y``; NaN and infinite operands give what the formula gives
-    (NaN for ``inf // y`` and ``x // inf`` except where PyTorch gives a
-    signed zero or -1: ``1 // inf`` is 0, ``-1 // inf`` is -1).
+    sign of ``x / y``; infinite and NaN operands give what the formula
+    gives (``inf // 2`` is NaN, ``1 // inf`` is 0, ``-1 // inf`` is -1).
     """
     dtype, t = x.dtype, x.ir_type
     zero = tracer.constant(0.0, dtype).name
