@@ -14,7 +14,9 @@ device; computes the output dtypes with ``promotion_methods`` (PyTorch's
 rules, Python scalars as wrapped numbers); broadcasts the inputs' shapes;
 allocates missing outputs with the inputs' library in the inputs' memory
 order; launches (on the current PyTorch/CuPy stream) and returns the
-outputs.
+outputs. Called inside another pointwise function's traced body (with
+traced values as arguments), it traces its own body into that map instead
+(``_trace.inline_call``).
 """
 
 import ctypes
@@ -507,12 +509,44 @@ class PointwiseFunction:
             if not tensor and i < len(args):
                 self._scalar(i, args[i])
 
+    def _inline(self, args, outputs):
+        """The call inside another pointwise function's body (an argument
+        is a traced Value): this body is traced into the same map."""
+        name = self.__name__
+        if outputs:
+            raise _trace.TracingError(
+                "%s: called inside another pointwise function's body, it "
+                "takes no outputs (%s): it returns its results, which the "
+                "caller uses" % (name, ", ".join(sorted(outputs))))
+        arguments = []
+        for i, (value, tensor) in enumerate(zip(args, self.is_tensor)):
+            traced = isinstance(value, _trace.Value)
+            if tensor and not traced:
+                raise _trace.TracingError(
+                    "%s: argument %d is declared a tensor (is_tensor=True) "
+                    "but got %s inside a traced body; pass a traced value"
+                    % (name, i, _short_repr(value)))
+            if tensor:
+                arguments.append((value, "tensor", None))
+            elif traced and not value.wrapped:
+                raise _trace.TracingError(
+                    "%s: argument %d is declared a scalar (is_tensor=False) "
+                    "but got a value computed from tensors" % (name, i))
+            elif traced:
+                arguments.append((value, "scalar", self.scalar_dtypes[i]))
+            else:
+                dtype, literal = self._scalar(i, value)
+                arguments.append((literal, "scalar", dtype))
+        return _trace.inline_call(self.fn, name, arguments, self.rules)
+
     # -- the call --
     def _call(self, args, outputs, forced_rank):
         name = self.__name__
         if len(args) != self.num_inputs:
             raise TypeError("%s: expected %d positional inputs, got %d"
                             % (name, self.num_inputs, len(args)))
+        if any(isinstance(a, _trace.Value) for a in args):
+            return self._inline(args, outputs)
         out = [None] * self.num_outputs
         for key, value in outputs.items():
             try:

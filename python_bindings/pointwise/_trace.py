@@ -179,12 +179,14 @@ from ._dtypes import (
     python_scalar_dtype,
     result_type,
 )
+from ._promotion import output_dtype
 
 __all__ = [
     "TracingError",
     "Param",
     "Value",
     "trace_function",
+    "inline_call",
     "exp",
     "exp2",
     "log",
@@ -1645,6 +1647,56 @@ def trace_function(fn, params, output_dtypes, name, *, rank=None):
     lines.append(f"      pointwise.yield {', '.join(yielded)} : {yield_types}")
     lines += ["    }", "    return", "  }", "}", ""]
     return "\n".join(lines)
+
+
+def inline_call(fn, name, arguments, rules):
+    """The results of the pointwise function ``fn`` (named ``name``) called
+    inside another function's trace: its body is traced into the same map.
+
+    ``arguments``: one ``(value, kind, dtype)`` per parameter: ``kind`` is
+    ``"tensor"`` (``value`` a traced Value) or ``"scalar"`` (a wrapped
+    Value, or a Python number already checked against ``dtype``); ``dtype``
+    is the scalar's declared dtype (None: the Value's own). ``rules``: the
+    function's :class:`~pointwise._promotion.PromotionRule` s, one per
+    output.
+
+    Each result is converted to its output's dtype under ``rules``, with
+    the rounding of a store (float16/bfloat16 round), so that the composed
+    body computes what two kernels, one writing the other's inputs, would.
+    Returns one Value, or a tuple with one per output.
+    """
+    tracer = _tracer_of([a[0] for a in arguments if isinstance(a[0], Value)],
+                        f"the call of '{name}'")
+    values, operands = [], []
+    for value, kind, dtype in arguments:
+        if kind == "tensor":
+            value = Value(tracer, value.name, value.dtype, False)
+        elif isinstance(value, Value):
+            value = _cast(value, dtype or value.dtype, wrapped=True)
+        else:
+            value = tracer.constant(value, dtype, wrapped=True)
+        values.append(value)
+        operands.append(Operand(value.dtype, kind))
+    try:
+        dtypes = [output_dtype(rule, operands) for rule in rules]
+    except TypeError as exc:
+        raise tracer.error(f"the call of '{name}': {exc}") from None
+    try:
+        results = fn(*values)
+        results = _check_results(tracer, results, len(dtypes))
+    except TracingError as exc:
+        raise TracingError(f"{exc} (in '{name}', called from "
+                           f"'{tracer.fn_name}')") from None
+    converted = []
+    for result, dtype in zip(results, dtypes):
+        if not isinstance(result, Value):
+            literal = _as_literal(result)
+            result = tracer.constant(literal, python_scalar_dtype(literal))
+        result = _cast(result, dtype, wrapped=False)
+        if dtype in _HALF:  # as stored: rounded even where already half
+            result = _round_half(result, dtype)
+        converted.append(result)
+    return converted[0] if len(converted) == 1 else tuple(converted)
 
 
 def _check_results(tracer, results, count):

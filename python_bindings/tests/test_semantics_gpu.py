@@ -284,3 +284,31 @@ def test_wide_unsigned_against_numpy(name):
         np.testing.assert_array_equal(ours.cpu().numpy(), theirs)
     with pytest.raises(TypeError, match="not supported, as in PyTorch"):
         add(x, torch.ones(1000, dtype=torch.int32, device="cuda"))
+
+
+@pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+              promotion_methods=[(0, 1, "DEFAULT")])
+def axpy(x, y, alpha):
+    return x * alpha + y
+
+
+@pw.pointwise(promotion_methods=[(0, 1, 2, "DEFAULT")])
+def combine(p, q, r):
+    return p - q * r
+
+
+@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+def composed(x, y):
+    return combine(axpy(x, y, 2.0), add(y, x), axpy(y, x, -0.5))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int32,
+                                   torch.uint8])
+def test_composition_matches_separate_kernels(dtype):
+    g = torch.Generator(device="cuda").manual_seed(9)
+    a = (torch.randn((64, 33), device="cuda", generator=g) * 20).to(dtype)
+    b = (torch.randn((33,), device="cuda", generator=g) * 20).to(dtype)
+    ours = composed(a, b)
+    separate = combine(axpy(a, b, 2.0), add(b, a), axpy(b, a, -0.5))
+    assert ours.dtype == separate.dtype == torch.result_type(a, b)
+    assert torch.equal(ours, separate)
