@@ -249,7 +249,7 @@ _torch_tensors = None  # None: not tried yet; False: not in use; the module
 # The torch dtypes the tensor reader's table maps (those this torch has:
 # uint16, uint32 and uint64 came with torch 2.3). Families accept the
 # unsigned ones for the integer memrefs of their width; @pw.pointwise
-# functions reject all but uint8 on either path.
+# functions take them as their own dtypes (pointwise.uint8, ...).
 _TORCH_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8",
                       "uint16", "uint32", "uint64", "float16", "bfloat16",
                       "float32", "float64")
