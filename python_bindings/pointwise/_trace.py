@@ -78,7 +78,8 @@ Operators
     is ``remui``. ``**`` is
     ``math.powf`` on floats (``x ** 2`` is ``x * x``) and square-and-multiply
     on integers with PyTorch's rules for negative exponents (``1``, ``-1``
-    or ``0``). Integer division or remainder by zero gives ``0`` and never
+    or ``0``; on unsigned integers ``1`` for a base of 1, else ``0``).
+    Integer division or remainder by zero gives ``0`` and never
     traps (PyTorch raises on the CPU and gives unspecified values on the
     GPU); ``x // -1`` is ``-x`` with wraparound, ``x % -1`` is ``0``.
 
@@ -1209,6 +1210,8 @@ def _negate(value):
                 "use '~' to invert a mask"
             )
         value = _cast(value, int64)  # Python: -True == -1
+    elif value.wrapped and value.dtype.is_unsigned:
+        value = _cast(value, int64)  # Python numbers: -n is negative
     if value.dtype.is_floating:
         return tracer.value(
             f"arith.negf {value.name} : {value.ir_type}", value.dtype, value.wrapped

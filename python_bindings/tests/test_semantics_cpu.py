@@ -354,8 +354,14 @@ def test_unsigned_scalars_are_range_checked():
     def shift_by(a, s):
         return a + s
 
+    @pw.pointwise(is_tensor=[True, False], dtypes=[None, "uint8"],
+                  promotion_methods=[(0, 1, "DEFAULT")])
+    def minus(a, s):
+        return a + -s  # a scalar is a Python number: -s is negative
+
     x = np.array([1, 2], np.int32)
     assert shift_by(x, 255).tolist() == [256, 257]  # zero-extended
+    assert minus(x, 200).tolist() == [-199, -198]
     for bad in (256, -1):
         with pytest.raises(OverflowError, match="0 to 255"):
             shift_by(x, bad)
