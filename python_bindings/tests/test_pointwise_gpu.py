@@ -21,7 +21,8 @@ def _quiet(monkeypatch, tmp_path_factory):
 
 
 DTYPES = [torch.bool, torch.int8, torch.int16, torch.int32, torch.int64,
-          torch.float16, torch.bfloat16, torch.float32, torch.float64]
+          torch.uint8, torch.float16, torch.bfloat16, torch.float32,
+          torch.float64]
 
 
 def random(shape, dtype, seed=0):
