@@ -137,6 +137,14 @@ Functions
     :func:`isinf` give bool (always False on integers). :func:`fma` is
     ``math.fma`` on floats (one rounding), multiply-add on integers.
 
+Composition
+    A ``@pw.pointwise`` function called on Values inside a traced body
+    (:func:`inline_call`) traces its own body into the same map: its tensor
+    arguments count as tensors and its scalar arguments as wrapped
+    numbers in its promotion, and each of its results is converted to its
+    output dtype with the rounding of a store, as if a kernel had written
+    it.
+
 Restrictions
     Python control flow on Values (``if x > 0:``, ``bool(x)``, ``int(x)``,
     ``float(x)``, ``math.exp(x)``, iteration, ``len``, indexing) raises
