@@ -428,6 +428,28 @@ def test_wide_unsigned_promotion_is_a_tracing_error():
     trace(lambda x: x * 3 + True, [T(uint32)], [uint32])
 
 
+def test_unsigned_floor_division_and_conversions_lower_for_the_gpu(pw_opt):
+    """The GPU pipeline (to PTX text: no device or toolkit needed) takes the
+    operations of unsigned integers, float floor division and the
+    conversions into every output dtype."""
+    modules = []
+    for dtype in UNSIGNED:
+        modules.append(trace(
+            lambda x, y: (x // y, x % y, x < y, pw.maximum(x, y), x >> y,
+                          x << y, x ** y, x / y),
+            [T(dtype), T(dtype)],
+            [dtype, dtype, bool_, dtype, dtype, dtype, dtype, float32]))
+    for dtype in FLOATS:
+        modules.append(trace(lambda x, y: (x // y, x % y),
+                             [T(dtype), T(dtype)], [dtype, dtype]))
+    for source in FLOATS:
+        modules.append(trace(lambda x: (x,) * 9, [T(source)],
+                             [bool_, *INTEGERS]))
+    result = _pw_opt(pw_opt, "\n// -----\n".join(modules),
+                     ["--split-input-file", "--pw-gpu-pipeline=format=isa"])
+    assert result.returncode == 0, result.stderr[-4000:]
+
+
 def check_lowering(pw_opt, modules):
     """pw-opt verifies each module and --pw-cpu-pipeline lowers it."""
     joined = "\n// -----\n".join(modules)
