@@ -113,12 +113,12 @@ Conversions
     so does the store of each result into its output's dtype, whatever the
     two dtypes: float to signed integer truncates toward zero (``fptosi``,
     which saturates in a map body: NaN gives 0, values beyond the type its
-    minimum or maximum; PyTorch leaves them undefined); float to ``uint8``,
-    ``uint16`` and ``uint32`` converts through int64, as PyTorch's uint8
-    conversion does, so that negative and too large values wrap around
-    (``-1.0`` is 255, ``300.7`` is 44); float to ``uint64`` takes negative
-    values through int64 (``-1.0`` is ``2**64 - 1``) and others with
-    ``fptoui`` (saturating at ``2**64 - 1``). Integer to float is
+    minimum or maximum; PyTorch leaves them undefined, and its CUDA
+    kernels saturate too); float to ``uint16``, ``uint32`` and ``uint64``
+    is ``fptoui``, saturating alike (negative values give 0); float to
+    ``uint8`` converts through int64, as PyTorch defines it, so that
+    negative and too large values wrap around (``-1.0`` is 255, ``300.7``
+    is 44). Integer to float is
     ``sitofp`` (``uitofp`` from unsigned types), bool to a number is 0 or
     1, a number to bool is ``!= 0`` (NaN is True), floats widen and narrow
     with ``extf``/``truncf``, integers narrow with ``trunci`` (wrapping
@@ -816,23 +816,19 @@ def _cast(value, dst, wrapped=None):
 
 
 def _float_to_unsigned(value, dst, wrapped):
-    """A float ``value`` converted to the unsigned ``dst`` as PyTorch does
-    for uint8 (c10's ``static_cast_with_inter_type``: through int64), so
-    that negative values wrap around (-1.0 is 255) instead of being
-    undefined. uint64 takes ``fptoui`` for values >= 0 (up to 2**64) and
-    ``fptosi`` for negative ones. The map body's conversions saturate (NaN
-    gives 0; beyond int64/uint64 the type's limit), so every lowering gives
-    the same bits."""
+    """A float ``value`` converted to the unsigned ``dst``. uint8 converts
+    as PyTorch defines it (c10's ``static_cast_with_inter_type``: through
+    int64), so that negative values wrap around (-1.0 is 255); the others
+    take ``fptoui``. Both saturate in a map body (NaN gives 0, a value
+    beyond the type its limit), so every lowering gives the same bits."""
     tracer = value._tracer
     x, src_type = value.name, value.ir_type
-    signed = tracer.op(f"arith.fptosi {x} : {src_type} to i64")
-    if dst.bits < 64:
-        text = f"arith.trunci {signed} : i64 to {dst.mlir}"
-        return tracer.value(text, dst, wrapped)
-    unsigned = tracer.op(f"arith.fptoui {x} : {src_type} to i64")
-    zero = tracer.constant(0.0, value.dtype).name
-    negative = tracer.op(f"arith.cmpf olt, {x}, {zero} : {src_type}")
-    return _select(tracer, negative, signed, unsigned, dst, wrapped)
+    if dst.bits == 8:
+        signed = tracer.op(f"arith.fptosi {x} : {src_type} to i64")
+        return tracer.value(f"arith.trunci {signed} : i64 to i8", dst, wrapped)
+    return tracer.value(
+        f"arith.fptoui {x} : {src_type} to {dst.mlir}", dst, wrapped
+    )
 
 
 def _round_half(value, dtype):

@@ -158,9 +158,8 @@ INTEGER_TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
 
 def float_to_integer(value, dtype):
     """The documented conversion of a float to an integer output: truncation
-    toward zero; signed types saturate (NaN is 0); uint8/16/32 convert
-    through int64 (saturating) and wrap around, as PyTorch's uint8 does;
-    uint64 converts negative values through int64 and others saturating."""
+    toward zero, saturating (NaN is 0), except that uint8 converts through
+    int64 (saturating) and wraps around, as PyTorch's uint8 does."""
     info = np.iinfo(dtype)
     if math.isnan(value):
         return 0
@@ -170,11 +169,9 @@ def float_to_integer(value, dtype):
     def saturate(v, low, high):
         return low if v < low else high if v > high else int(v)
 
-    if info.min < 0:
-        return saturate(value, info.min, info.max)
-    if info.bits < 64 or value < 0:
-        return saturate(value, -2**63, 2**63 - 1) % 2**info.bits
-    return saturate(value, 0, 2**64 - 1)
+    if info.bits == 8 and info.min == 0:
+        return saturate(value, -2**63, 2**63 - 1) % 2**8
+    return saturate(value, info.min, info.max)
 
 
 @pytest.mark.parametrize("source", [np.float32, np.float64, np.float16])

@@ -116,9 +116,8 @@ INTEGER_TYPES = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8]
 
 
 def float_to_integer(value, bits, signed):
-    """The documented conversion (docs/Python.md): truncation; signed types
-    saturate (NaN is 0); uint8/16/32 go through int64 and wrap around;
-    uint64 takes negative values through int64, others saturate."""
+    """The documented conversion (docs/Python.md): truncation, saturating
+    (NaN is 0), except that uint8 goes through int64 and wraps around."""
     if math.isnan(value):
         return 0
     if not math.isinf(value):
@@ -129,9 +128,9 @@ def float_to_integer(value, bits, signed):
 
     if signed:
         return saturate(value, -2**(bits - 1), 2**(bits - 1) - 1)
-    if bits < 64 or value < 0:
-        return saturate(value, -2**63, 2**63 - 1) % 2**bits
-    return saturate(value, 0, 2**64 - 1)
+    if bits == 8:
+        return saturate(value, -2**63, 2**63 - 1) % 2**8
+    return saturate(value, 0, 2**bits - 1)
 
 
 @pytest.mark.parametrize("source", [torch.float32, torch.float64,
