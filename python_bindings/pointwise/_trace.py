@@ -1466,7 +1466,10 @@ def where(condition, a, b):
     if wrapped:
         dtype, _ = _promote((a, b), arithmetic=False)
     else:
-        dtype = result_type(_operand(a), _operand(b))
+        try:
+            dtype = result_type(_operand(a), _operand(b))
+        except TypeError as exc:  # uint16/32/64 with another integer type
+            raise tracer.error(str(exc)) from None
     if isinstance(condition, Value):
         condition = _cast(condition, bool_)
     else:

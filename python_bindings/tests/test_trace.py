@@ -424,6 +424,9 @@ def test_floats_convert_to_uint8_through_int64():
 def test_wide_unsigned_promotion_is_a_tracing_error():
     with pytest.raises(TracingError, match="uint16 with int8 is not supported"):
         trace(lambda x, y: x + y, [T(uint16), T(int8)], [int16])
+    with pytest.raises(TracingError, match="uint64 with bool"):
+        trace(lambda c, x, y: pw.where(c, x, y), [T(bool_), T(uint64), T(bool_)],
+              [uint64])
     # Wrapped numbers combine with any unsigned type, as in PyTorch.
     trace(lambda x: x * 3 + True, [T(uint32)], [uint32])
 
