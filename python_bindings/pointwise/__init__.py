@@ -31,7 +31,8 @@ from ._runtime import (  # noqa: F401
 )
 from ._dtypes import (  # noqa: F401
     DType, as_dtype, promote_types, result_type,
-    bool_, int8, int16, int32, int64, float16, bfloat16, float32, float64,
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+    bfloat16, float32, float64,
 )
 from ._trace import (  # noqa: F401
     TracingError, exp, exp2, log, log2, log1p, sqrt, rsqrt, sin, cos, tan,

@@ -157,8 +157,9 @@ def _numpy_allocate(like, shape, strides, dtype):
 # -- __cuda_array_interface__ -------------------------------------------------
 
 _TYPESTR = {("b", 1): "bool", ("i", 1): "int8", ("i", 2): "int16",
-            ("i", 4): "int32", ("i", 8): "int64", ("f", 2): "float16",
-            ("f", 4): "float32", ("f", 8): "float64"}
+            ("i", 4): "int32", ("i", 8): "int64", ("u", 1): "uint8",
+            ("u", 2): "uint16", ("u", 4): "uint32", ("u", 8): "uint64",
+            ("f", 2): "float16", ("f", 4): "float32", ("f", 8): "float64"}
 
 
 def _interface_view(obj, interface):
@@ -240,9 +241,10 @@ class _DLTensor(ctypes.Structure):
 
 
 _DL_TYPES = {(0, 8): "int8", (0, 16): "int16", (0, 32): "int32",
-             (0, 64): "int64", (2, 16): "float16", (2, 32): "float32",
-             (2, 64): "float64", (4, 16): "bfloat16", (6, 8): "bool",
-             (1, 8): None}
+             (0, 64): "int64", (1, 8): "uint8", (1, 16): "uint16",
+             (1, 32): "uint32", (1, 64): "uint64", (2, 16): "float16",
+             (2, 32): "float32", (2, 64): "float64", (4, 16): "bfloat16",
+             (6, 8): "bool"}
 _DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
 
 
@@ -317,8 +319,7 @@ def as_view(obj):
         framework = ("torch" if owner is not None and
                      type(owner).__module__.startswith("torch") else "cai")
         return View(_CUDA, index, obj.ptr, obj.shape, obj.strides, obj.offset,
-                    _dtypes.ALL_DTYPES[obj.code], owner, obj.readonly,
-                    framework)
+                    _strided_dtype(obj), owner, obj.readonly, framework)
     module = kind.__module__
     if module.startswith("torch"):
         torch = sys.modules.get("torch")
@@ -341,6 +342,15 @@ def as_view(obj):
     raise TypeError("expected a tensor (PyTorch, NumPy, CuPy, or an object "
                     "with __cuda_array_interface__ or __dlpack__) or a "
                     "pointwise.StridedBuffer, got %s" % type(obj).__name__)
+
+
+def _strided_dtype(strided):
+    """The DType of a ``pw.Strided``: its dtype's own (``torch.uint8`` is
+    uint8), else the signed or floating dtype of its element type code."""
+    try:
+        return _dtypes.as_dtype(strided.dtype)
+    except TypeError:
+        return _dtypes.ALL_DTYPES[strided.code]
 
 
 def is_array(obj):

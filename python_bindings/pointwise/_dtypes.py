@@ -1,13 +1,22 @@
 """Element types of the ``pointwise`` dialect and PyTorch's type promotion.
 
-The nine dtypes a ``pointwise.map`` reads and writes (``i1, i8, i16, i32,
-i64, f16, bf16, f32, f64``) as :class:`DType` singletons named like their
-torch counterparts (:data:`bool_`, :data:`int8`, ... :data:`float64`), the
-conversion :func:`as_dtype` from the names, Python types, NumPy and torch
-dtypes that users write, and the promotion rules of PyTorch:
+The dtypes a ``pointwise.map`` reads and writes as :class:`DType`
+singletons named like their torch counterparts: :data:`bool_`,
+:data:`int8` ... :data:`int64`, :data:`uint8` ... :data:`uint64`,
+:data:`float16`, :data:`bfloat16`, :data:`float32`, :data:`float64`. MLIR
+integers are signless: ``int8`` and ``uint8`` are both ``i8`` in memory and
+in the region, and the operations the tracer emits for them (``divsi`` or
+``divui``, ``cmpi slt`` or ``ult``, ``extsi`` or ``extui``, ...) give the
+bits their meaning. The module also has the conversion :func:`as_dtype`
+from the names, Python types, NumPy and torch dtypes that users write, and
+the promotion rules of PyTorch:
 
-* :func:`promote_types` is ``torch.promote_types`` restricted to these nine
-  dtypes (unsigned and complex types are not supported);
+* :func:`promote_types` is ``torch.promote_types`` restricted to these
+  dtypes (complex types are not supported). As in PyTorch, ``uint8`` promotes
+  with the signed types to a signed type that holds both (``uint8`` with
+  ``int8`` is ``int16``), while ``uint16``, ``uint32`` and ``uint64`` promote
+  only with themselves and with floating types: other pairs raise TypeError
+  (``torch.promote_types`` raises for them too);
 * :func:`result_type` is ``torch.result_type``: operands are
   :class:`Operand` s, each a dtype and a kind, ``"tensor"`` or ``"scalar"``
   (a Python number, PyTorch's *wrapped number*).
@@ -27,6 +36,10 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
     "float16",
     "bfloat16",
     "float32",
@@ -52,14 +65,16 @@ class DType:
     compare by identity and survive pickling as the same singleton.
     """
 
-    __slots__ = ("_name", "_mlir", "_itemsize", "_code", "_category")
+    __slots__ = ("_name", "_mlir", "_itemsize", "_code", "_category",
+                 "_unsigned")
 
-    def __init__(self, name, mlir, itemsize, code, category):
+    def __init__(self, name, mlir, itemsize, code, category, unsigned=False):
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_mlir", mlir)
         object.__setattr__(self, "_itemsize", itemsize)
         object.__setattr__(self, "_code", code)
         object.__setattr__(self, "_category", category)
+        object.__setattr__(self, "_unsigned", unsigned)
 
     def __setattr__(self, key, value):
         raise AttributeError(f"{self!r} is immutable")
@@ -74,7 +89,8 @@ class DType:
 
     @property
     def mlir(self):
-        """The MLIR element type: ``"i1"``, ``"i8"``, ... ``"f64"``."""
+        """The MLIR element type: ``"i1"``, ``"i8"``, ... ``"f64"`` (signless:
+        ``uint8`` is ``"i8"``)."""
         return self._mlir
 
     @property
@@ -84,7 +100,8 @@ class DType:
 
     @property
     def code(self):
-        """The runtime's ``pwElementType`` value (``i1`` = 0 ... ``f64`` = 8)."""
+        """The runtime's ``pwElementType`` value (``i1`` = 0 ... ``f64`` = 8);
+        an unsigned type has the code of the signed type of its width."""
         return self._code
 
     @property
@@ -98,8 +115,23 @@ class DType:
 
     @property
     def is_integer(self):
-        """True for the signed integer types (not for bool)."""
+        """True for the integer types, signed and unsigned (not for bool)."""
         return self._category == CATEGORY_INTEGER
+
+    @property
+    def is_unsigned(self):
+        """True for ``uint8``, ``uint16``, ``uint32`` and ``uint64``."""
+        return self._unsigned
+
+    @property
+    def is_signed(self):
+        """True for ``int8``, ``int16``, ``int32`` and ``int64``."""
+        return self._category == CATEGORY_INTEGER and not self._unsigned
+
+    @property
+    def bits(self):
+        """The width of the MLIR type (1 for bool)."""
+        return int(self._mlir.lstrip("bfi"))
 
     @property
     def is_floating(self):
@@ -126,13 +158,20 @@ int8 = DType("int8", "i8", 1, 1, CATEGORY_INTEGER)
 int16 = DType("int16", "i16", 2, 2, CATEGORY_INTEGER)
 int32 = DType("int32", "i32", 4, 3, CATEGORY_INTEGER)
 int64 = DType("int64", "i64", 8, 4, CATEGORY_INTEGER)
+uint8 = DType("uint8", "i8", 1, 1, CATEGORY_INTEGER, unsigned=True)
+uint16 = DType("uint16", "i16", 2, 2, CATEGORY_INTEGER, unsigned=True)
+uint32 = DType("uint32", "i32", 4, 3, CATEGORY_INTEGER, unsigned=True)
+uint64 = DType("uint64", "i64", 8, 4, CATEGORY_INTEGER, unsigned=True)
 float16 = DType("float16", "f16", 2, 5, CATEGORY_FLOATING)
 bfloat16 = DType("bfloat16", "bf16", 2, 6, CATEGORY_FLOATING)
 float32 = DType("float32", "f32", 4, 7, CATEGORY_FLOATING)
 float64 = DType("float64", "f64", 8, 8, CATEGORY_FLOATING)
 
-#: All supported dtypes, in the order of their runtime codes.
-ALL_DTYPES = (bool_, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+#: All supported dtypes: first one per runtime code, in code order (so
+#: ``ALL_DTYPES[code]`` is the signed or floating dtype of a code), then the
+#: unsigned integers.
+ALL_DTYPES = (bool_, int8, int16, int32, int64, float16, bfloat16, float32,
+              float64, uint8, uint16, uint32, uint64)
 
 # Names and aliases, as torch and NumPy spell them (``torch.float`` is
 # float32, ``torch.int`` int32, ``torch.long`` int64, ``torch.half``
@@ -150,6 +189,14 @@ _ALIASES = {
     "int64": int64,
     "long": int64,
     "longlong": int64,
+    "uint8": uint8,
+    "ubyte": uint8,
+    "uint16": uint16,
+    "ushort": uint16,
+    "uint32": uint32,
+    "uintc": uint32,
+    "uint64": uint64,
+    "ulonglong": uint64,
     "float16": float16,
     "half": float16,
     "bfloat16": bfloat16,
@@ -210,8 +257,9 @@ def as_dtype(obj):
     dtypes and scalar types; and torch dtypes, recognized by their ``str()``
     (``"torch.float32"``).
 
-    Raises TypeError for anything else (complex and unsigned types among
-    them), naming the supported dtypes.
+    Unsigned types are accepted by their names (``"uint8"``, ``"torch.uint8"``,
+    ``numpy.uint8``, ...). Raises TypeError for anything else (complex types
+    among them), naming the supported dtypes.
     """
     if isinstance(obj, DType):
         return obj
@@ -259,17 +307,37 @@ def promote_types(a, b):
     bool < integers < floating types; within a category the wider type wins,
     except that float16 and bfloat16 promote to float32. Integer and
     floating types promote to the floating type whatever the widths (int64
-    with float16 is float16).
+    with float16 is float16). ``uint8`` with a signed type gives the signed
+    type that holds both (int16 with int8, else the signed one), with bool
+    ``uint8``. ``uint16``, ``uint32`` and ``uint64`` promote only with
+    themselves (to themselves) and floating types (to the floating type);
+    any other pair with one of them raises TypeError, as
+    ``torch.promote_types`` does (NumPy would give a wider signed type or
+    float64).
     """
     a = as_dtype(a)
     b = as_dtype(b)
     if a is b:
         return a
+    if a.category != b.category and (a.is_floating or b.is_floating):
+        return a if a.is_floating else b
+    if a in _BAREBONES_UNSIGNED or b in _BAREBONES_UNSIGNED:
+        raise TypeError(
+            f"promotion of {a.name} with {b.name} is not supported, as in "
+            "PyTorch (uint16, uint32 and uint64 promote only with themselves "
+            "and floating-point types); convert one operand with .to()"
+        )
     if a.category != b.category:
         return a if a.category > b.category else b
     if a.is_floating and {a, b} == {float16, bfloat16}:
         return float32
+    if a.is_unsigned != b.is_unsigned:  # uint8 with a signed type
+        signed = b if a.is_unsigned else a
+        return int16 if signed is int8 else signed
     return a if a.itemsize >= b.itemsize else b
+
+
+_BAREBONES_UNSIGNED = (uint16, uint32, uint64)
 
 
 _KINDS = ("tensor", "zerodim", "scalar")

@@ -14,7 +14,9 @@ device; computes the output dtypes with ``promotion_methods`` (PyTorch's
 rules, Python scalars as wrapped numbers); broadcasts the inputs' shapes;
 allocates missing outputs with the inputs' library in the inputs' memory
 order; launches (on the current PyTorch/CuPy stream) and returns the
-outputs.
+outputs. Called inside another pointwise function's traced body (with
+traced values as arguments), it traces its own body into that map instead
+(``_trace.inline_call``).
 """
 
 import ctypes
@@ -77,7 +79,8 @@ class _ScalarKind:
         return (_dtypes.bool_, _dtypes.int64, _dtypes.float64)[category]
 
 
-_INT_RANGES = {d.name: (-(1 << (8 * d.itemsize - 1)), (1 << (8 * d.itemsize - 1)) - 1)
+_INT_RANGES = {d.name: (0, (1 << d.bits) - 1) if d.is_unsigned else
+               (-(1 << (d.bits - 1)), (1 << (d.bits - 1)) - 1)
                for d in _dtypes.ALL_DTYPES if d.is_integer}
 _FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e+38,
               "float32": 3.4028234663852886e+38,
@@ -128,7 +131,8 @@ def _scalar_value(value, dtype):
 
 
 _PACK_CODES = {"bool": "?", "int8": "b", "int16": "h", "int32": "i",
-               "int64": "q", "float16": "e", "bfloat16": "H", "float32": "f",
+               "int64": "q", "uint8": "B", "uint16": "H", "uint32": "I",
+               "uint64": "Q", "float16": "e", "bfloat16": "H", "float32": "f",
                "float64": "d"}
 
 
@@ -245,7 +249,7 @@ _torch_tensors = None  # None: not tried yet; False: not in use; the module
 # The torch dtypes the tensor reader's table maps (those this torch has:
 # uint16, uint32 and uint64 came with torch 2.3). Families accept the
 # unsigned ones for the integer memrefs of their width; @pw.pointwise
-# functions reject all but uint8 on either path.
+# functions take them as their own dtypes (pointwise.uint8, ...).
 _TORCH_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8",
                       "uint16", "uint32", "uint64", "float16", "bfloat16",
                       "float32", "float64")
@@ -505,12 +509,44 @@ class PointwiseFunction:
             if not tensor and i < len(args):
                 self._scalar(i, args[i])
 
+    def _inline(self, args, outputs):
+        """The call inside another pointwise function's body (an argument
+        is a traced Value): this body is traced into the same map."""
+        name = self.__name__
+        if outputs:
+            raise _trace.TracingError(
+                "%s: called inside another pointwise function's body, it "
+                "takes no outputs (%s): it returns its results, which the "
+                "caller uses" % (name, ", ".join(sorted(outputs))))
+        arguments = []
+        for i, (value, tensor) in enumerate(zip(args, self.is_tensor)):
+            traced = isinstance(value, _trace.Value)
+            if tensor and not traced:
+                raise _trace.TracingError(
+                    "%s: argument %d is declared a tensor (is_tensor=True) "
+                    "but got %s inside a traced body; pass a traced value"
+                    % (name, i, _short_repr(value)))
+            if tensor:
+                arguments.append((value, "tensor", None))
+            elif traced and not value.wrapped:
+                raise _trace.TracingError(
+                    "%s: argument %d is declared a scalar (is_tensor=False) "
+                    "but got a value computed from tensors" % (name, i))
+            elif traced:
+                arguments.append((value, "scalar", self.scalar_dtypes[i]))
+            else:
+                dtype, literal = self._scalar(i, value)
+                arguments.append((literal, "scalar", dtype))
+        return _trace.inline_call(self.fn, name, arguments, self.rules)
+
     # -- the call --
     def _call(self, args, outputs, forced_rank):
         name = self.__name__
         if len(args) != self.num_inputs:
             raise TypeError("%s: expected %d positional inputs, got %d"
                             % (name, self.num_inputs, len(args)))
+        if any(isinstance(a, _trace.Value) for a in args):
+            return self._inline(args, outputs)
         out = [None] * self.num_outputs
         for key, value in outputs.items():
             try:
@@ -596,19 +632,16 @@ class PointwiseFunction:
         if promoted is None:
             operands = [_dtypes.Operand(d, "zerodim" if i in zero_dim else k)
                         for i, (d, k) in enumerate(signature)]
-            promoted = tuple(_promotion.output_dtype(rule, operands)
-                             for rule in self.rules)
+            try:
+                promoted = tuple(_promotion.output_dtype(rule, operands)
+                                 for rule in self.rules)
+            except TypeError as e:  # uint16/32/64 with another integer type
+                raise TypeError("%s: %s" % (name, e)) from None
             self._promotions[(signature, zero_dim)] = promoted
-        out_dtypes = []
-        for k, view in enumerate(out_views):
-            if view is None:
-                out_dtypes.append(promoted[k])
-                continue
-            if not _can_cast(promoted[k], view.dtype):
-                raise TypeError("%s: out%d has dtype %s, but the result has dtype "
-                                "%s, which cannot be cast to it"
-                                % (name, k, view.dtype.name, promoted[k].name))
-            out_dtypes.append(view.dtype)
+        # A given output of another dtype receives the result converted as
+        # PyTorch's copy_ converts (the body's store, _trace._cast).
+        out_dtypes = [promoted[k] if view is None else view.dtype
+                      for k, view in enumerate(out_views)]
 
         # Shapes.
         shape, dense = _plan(views, name)
@@ -868,12 +901,6 @@ class _Instance:
     def __repr__(self):
         return "<pointwise function %s at rank %d>" % (self.function.__name__,
                                                        self.rank)
-
-
-def _can_cast(source, target):
-    """torch.can_cast: no cast to a lower category (float to integer,
-    anything but bool to bool)."""
-    return source.category <= target.category
 
 
 class LayoutError(PointwiseError, ValueError):

@@ -64,34 +64,66 @@ Operators
     result stays bool), ``-``, ``//`` and ``%`` are errors (as in PyTorch),
     ``**`` computes in int64 (``BOOL_TO_LONG``). ``/`` is true division
     (bool and integers give float32, ``INT_TO_FLOAT``). ``//`` is
-    ``arith.floordivsi`` on integers and ``floor(a / b)`` on floats (as
-    TorchInductor does; PyTorch eager derives it from ``fmod`` and differs
-    by one where ``a / b`` rounds up to an integer: float32 ``1.0 // 0.1``
-    is 10 here, 9 in eager). ``%``
-    takes the sign of the divisor (``remsi``/``remf``, then adding the
-    divisor when the signs differ), as Python and PyTorch do. ``**`` is
+    ``arith.floordivsi`` on signed integers, ``divui`` on unsigned ones, and
+    on floats PyTorch's ``div_floor_floating`` (NumPy's ``npy_divmod``,
+    CPython's float ``//``): ``mod = fmod(a, b)``, ``div = (a - mod) / b``,
+    one less where ``mod != 0`` and the signs of ``b`` and ``mod`` differ,
+    then floored and raised by one where the fraction exceeds 0.5; a zero
+    quotient has the sign of ``a / b``, and ``b == 0`` gives ``a / b``. So
+    float32 ``1.0 // 0.1`` is 9 (``1.0 / 0.1`` rounds to 10). ``%`` is
+    PyTorch's remainder: ``fmod`` (``remf``) or ``remsi``, plus the divisor
+    where the signs differ, so it has the sign of the divisor; a zero
+    result keeps ``fmod``'s sign (the dividend's), as PyTorch's does
+    (NumPy and Python give it the divisor's). On unsigned integers ``%``
+    is ``remui``. ``**`` is
     ``math.powf`` on floats (``x ** 2`` is ``x * x``) and square-and-multiply
     on integers with PyTorch's rules for negative exponents (``1``, ``-1``
-    or ``0``). Integer division or remainder by zero gives ``0`` and never
+    or ``0``; on unsigned integers ``1`` for a base of 1, else ``0``).
+    Integer division or remainder by zero gives ``0`` and never
     traps (PyTorch raises on the CPU and gives unspecified values on the
     GPU); ``x // -1`` is ``-x`` with wraparound, ``x % -1`` is ``0``.
-    Floating-point ``%`` does not compile for the GPU yet (the GPU
-    pipeline cannot lower ``arith.remf``): the compiler reports it.
 
     ``< <= > >= == !=`` give bool: ordered predicates on floats except
-    ``!=``, which is unordered (NaN != NaN), signed ones on integers,
-    unsigned ones on bool. ``& | ^ ~`` work on bool and integers (``~`` is
-    logical not on bool), ``<< >>`` on integers, with PyTorch's rules for
-    shift amounts out of range (``<<`` gives 0, ``>>`` fills with the sign).
-    ``-x`` (an error on bool tensors, as in PyTorch), ``+x`` and ``abs(x)``.
+    ``!=``, which is unordered (NaN != NaN), signed ones on signed
+    integers, unsigned ones on bool and unsigned integers. ``& | ^ ~`` work
+    on bool and integers (``~`` is logical not on bool), ``<< >>`` on
+    integers, with PyTorch's rules for shift amounts out of range (``<<``
+    gives 0; ``>>`` fills with the sign on signed integers, with zeros
+    (``shrui``) on unsigned ones, where an amount of the width or more
+    gives 0). ``-x`` (an error on bool tensors, as in PyTorch; modulo
+    ``2**bits`` on unsigned integers), ``+x`` and ``abs(x)`` (the identity
+    on unsigned integers). :func:`maximum` and :func:`minimum` are
+    ``maxui``/``minui`` on unsigned integers.
+
+Unsigned integers
+    ``uint8``, ``uint16``, ``uint32`` and ``uint64`` are carried in the
+    signless ``i8`` ... ``i64``; their operations are the unsigned ones
+    (``divui, remui, cmpi ult/ule/ugt/uge, maxui, minui, shrui, extui,
+    uitofp``). Arithmetic wraps around modulo ``2**bits``. Promotion is
+    PyTorch's (:func:`~pointwise._dtypes.promote_types`): ``uint8`` with
+    ``int8`` is ``int16``, with bool ``uint8``, and a Python int keeps the
+    tensor's ``uint8`` (the literal wraps around: ``x + 300`` adds 44);
+    ``uint16``, ``uint32`` and ``uint64`` combine only with themselves,
+    floating types and wrapped numbers, and any other pair raises
+    :class:`TracingError`.
 
 Conversions
     ``x.to(dtype)`` (any dtype :func:`~pointwise._dtypes.as_dtype` accepts)
-    converts with PyTorch's (C++ ``static_cast``) semantics: float to
-    integer truncates (``fptosi``; out of range is undefined), integer to
-    float is ``sitofp``, bool to a number is 0 or 1, a number to bool is
-    ``!= 0`` (NaN is True), floats widen and narrow with ``extf``/``truncf``,
-    integers with ``extsi``/``trunci``. The result is not wrapped.
+    converts with PyTorch's (C++ ``static_cast``, ``copy_``) semantics, and
+    so does the store of each result into its output's dtype, whatever the
+    two dtypes: float to signed integer truncates toward zero (``fptosi``,
+    which saturates in a map body: NaN gives 0, values beyond the type its
+    minimum or maximum; PyTorch leaves them undefined, and its CUDA
+    kernels saturate too); float to ``uint16``, ``uint32`` and ``uint64``
+    is ``fptoui``, saturating alike (negative values give 0); float to
+    ``uint8`` converts through int64, as PyTorch defines it, so that
+    negative and too large values wrap around (``-1.0`` is 255, ``300.7``
+    is 44). Integer to float is
+    ``sitofp`` (``uitofp`` from unsigned types), bool to a number is 0 or
+    1, a number to bool is ``!= 0`` (NaN is True), floats widen and narrow
+    with ``extf``/``truncf``, integers narrow with ``trunci`` (wrapping
+    around) and widen with ``extsi`` (``extui`` from unsigned types). The
+    result is not wrapped.
 
 Functions
     :func:`exp`, :func:`exp2`, :func:`log`, :func:`log2`, :func:`log1p`,
@@ -104,6 +136,14 @@ Functions
     its condition to bool and promotes its two values. :func:`isnan` and
     :func:`isinf` give bool (always False on integers). :func:`fma` is
     ``math.fma`` on floats (one rounding), multiply-add on integers.
+
+Composition
+    A ``@pw.pointwise`` function called on Values inside a traced body
+    (:func:`inline_call`) traces its own body into the same map: its tensor
+    arguments count as tensors and its scalar arguments as wrapped
+    numbers in its promotion, and each of its results is converted to its
+    output dtype with the rounding of a store, as if a kernel had written
+    it.
 
 Restrictions
     Python control flow on Values (``if x > 0:``, ``bool(x)``, ``int(x)``,
@@ -119,11 +159,12 @@ numbered in order and identical operations, constants included, are emitted
 once.
 
 The body uses ``arith`` (``addf/addi, subf/subi, mulf/muli, divf,
-floordivsi, remf, remsi, negf, maximumf, minimumf, maxsi, minsi, andi, ori,
-xori, shli, shrsi, cmpf, cmpi, select, constant`` and the casts ``extf,
-truncf, extsi, extui, trunci, sitofp, uitofp, fptosi``) and ``math``
-(``exp, exp2, log, log2, log1p, sqrt, rsqrt, sin, cos, tan, tanh, erf,
-floor, ceil, roundeven, powf, fma, absf, absi``).
+floordivsi, divui, remf, remsi, remui, negf, maximumf, minimumf, maxsi,
+minsi, maxui, minui, andi, ori, xori, shli, shrsi, shrui, cmpf, cmpi,
+select, constant`` and the casts ``extf, truncf, extsi, extui, trunci,
+sitofp, uitofp, fptosi, fptoui``) and ``math`` (``exp, exp2, log, log2,
+log1p, sqrt, rsqrt, sin, cos, tan, tanh, erf, floor, ceil, roundeven, powf,
+fma, absf, absi, copysign``).
 """
 
 import builtins
@@ -147,12 +188,14 @@ from ._dtypes import (
     python_scalar_dtype,
     result_type,
 )
+from ._promotion import output_dtype
 
 __all__ = [
     "TracingError",
     "Param",
     "Value",
     "trace_function",
+    "inline_call",
     "exp",
     "exp2",
     "log",
@@ -272,6 +315,8 @@ def _literal_value(value, dtype):
             value = math.trunc(value)
         bits = _bits(dtype)
         value = int(value) & ((1 << bits) - 1)
+        if dtype.is_unsigned:
+            return value
         return value - (1 << bits) if value >> (bits - 1) else value
     value = float(value)
     rounding = _ROUND.get(dtype)
@@ -359,6 +404,10 @@ class _Tracer:
         if dtype.is_bool:
             text = "arith.constant " + ("true" if value else "false")
         elif dtype.is_integer:
+            # MLIR integers are signless: write the bits as a signed value.
+            bits = _bits(dtype)
+            if value >= 1 << (bits - 1):
+                value -= 1 << bits
             text = f"arith.constant {value} : {ir_type}"
         else:
             text = f"arith.constant {_format_float(value, ir_type)} : {ir_type}"
@@ -709,7 +758,10 @@ def _promote(args, arithmetic):
         if category == 1 or arithmetic:
             return int64, True
         return bool_, True
-    return result_type(*(_operand(arg) for arg in args)), False
+    try:
+        return result_type(*(_operand(arg) for arg in args)), False
+    except TypeError as exc:  # uint16/32/64 with another integer type
+        raise _tracer_of(args, "promotion").error(str(exc)) from None
 
 
 def _cast(value, dst, wrapped=None):
@@ -735,16 +787,20 @@ def _cast(value, dst, wrapped=None):
     if src.is_integer and dst.is_integer:
         if _bits(dst) == _bits(src):
             return Value(tracer, x, dst, wrapped)
-        op = "arith.extsi" if _bits(dst) > _bits(src) else "arith.trunci"
+        if _bits(dst) < _bits(src):
+            op = "arith.trunci"
+        else:
+            op = "arith.extui" if src.is_unsigned else "arith.extsi"
         return tracer.value(f"{op} {x} : {src_type} to {dst_type}", dst, wrapped)
     if src.is_integer:  # to a float
-        result = tracer.value(
-            f"arith.sitofp {x} : {src_type} to {dst_type}", dst, wrapped
-        )
-        if dst in _HALF and src.itemsize > 1:  # int8 values are exact
+        op = "arith.uitofp" if src.is_unsigned else "arith.sitofp"
+        result = tracer.value(f"{op} {x} : {src_type} to {dst_type}", dst, wrapped)
+        if dst in _HALF and src.itemsize > 1:  # 8-bit values are exact
             result = _round_half(result, dst)
         return result
-    if dst.is_integer:  # from a float
+    if dst.is_unsigned:  # from a float
+        return _float_to_unsigned(value, dst, wrapped)
+    if dst.is_integer:  # from a float (fptosi saturates in a map body)
         return tracer.value(
             f"arith.fptosi {x} : {src_type} to {dst_type}", dst, wrapped
         )
@@ -757,6 +813,22 @@ def _cast(value, dst, wrapped=None):
     if dst in _HALF:
         result = _round_half(result, dst)
     return result
+
+
+def _float_to_unsigned(value, dst, wrapped):
+    """A float ``value`` converted to the unsigned ``dst``. uint8 converts
+    as PyTorch defines it (c10's ``static_cast_with_inter_type``: through
+    int64), so that negative values wrap around (-1.0 is 255); the others
+    take ``fptoui``. Both saturate in a map body (NaN gives 0, a value
+    beyond the type its limit), so every lowering gives the same bits."""
+    tracer = value._tracer
+    x, src_type = value.name, value.ir_type
+    if dst.bits == 8:
+        signed = tracer.op(f"arith.fptosi {x} : {src_type} to i64")
+        return tracer.value(f"arith.trunci {signed} : i64 to i8", dst, wrapped)
+    return tracer.value(
+        f"arith.fptoui {x} : {src_type} to {dst.mlir}", dst, wrapped
+    )
 
 
 def _round_half(value, dtype):
@@ -834,6 +906,11 @@ def _arith(symbol, a, b):
     if symbol == "/":
         return _float_op(tracer, "divf", x, y, wrapped)
     if symbol == "//":
+        if dtype.is_unsigned:
+            safe, is_zero = _safe_unsigned_divisor(tracer, y)
+            quotient = tracer.op(f"arith.divui {x.name}, {safe} : {t}")
+            zero = tracer.constant(0, dtype).name
+            return _select(tracer, is_zero, zero, quotient, dtype, wrapped)
         if dtype.is_integer:
             safe, zero_or_minus_one, minus_one = _safe_divisor(tracer, y)
             quotient = tracer.op(f"arith.floordivsi {x.name}, {safe} : {t}")
@@ -845,8 +922,7 @@ def _arith(symbol, a, b):
             return _select(
                 tracer, zero_or_minus_one, by_minus_one, quotient, dtype, wrapped
             )
-        quotient = _float_op(tracer, "divf", x, y, wrapped)
-        return tracer.value(f"math.floor {quotient.name} : {t}", dtype, wrapped)
+        return _float_floor_divide(tracer, x, y, wrapped)
     if symbol == "%":
         return _remainder(tracer, x, y, wrapped)
     if dtype.is_integer:
@@ -893,9 +969,66 @@ def _safe_divisor(tracer, y):
     return safe, either, is_minus_one
 
 
+def _safe_unsigned_divisor(tracer, y):
+    """For unsigned division: (divisor SSA name that is never 0, i1 name of
+    ``y == 0``); the callers define x // 0 == x % 0 == 0."""
+    t = y.ir_type
+    zero = tracer.constant(0, y.dtype).name
+    one = tracer.constant(1, y.dtype).name
+    is_zero = tracer.op(f"arith.cmpi eq, {y.name}, {zero} : {t}")
+    safe = tracer.op(f"arith.select {is_zero}, {one}, {y.name} : {t}")
+    return safe, is_zero
+
+
+def _float_floor_divide(tracer, x, y, wrapped):
+    """PyTorch's ``div_floor_floating`` (c10/util/generic_math.h), which is
+    NumPy's ``npy_floor_divide`` and CPython's float ``//``: the quotient is
+    derived from ``fmod`` so that it is exact where ``floor(x / y)`` is off by
+    one (``1.0 // 0.1`` is 9, while ``1.0 / 0.1`` rounds to 10).
+
+    ``y == 0`` gives ``x / y`` (inf, -inf or NaN); a zero quotient has the
+    sign of ``x / y``; infinite and NaN operands give what the formula
+    gives (``inf // 2`` is NaN, ``1 // inf`` is 0, ``-1 // inf`` is -1).
+    """
+    dtype, t = x.dtype, x.ir_type
+    zero = tracer.constant(0.0, dtype).name
+    one = tracer.constant(1.0, dtype).name
+    half = tracer.constant(0.5, dtype).name
+    quotient = tracer.op(f"arith.divf {x.name}, {y.name} : {t}")
+    mod = tracer.op(f"arith.remf {x.name}, {y.name} : {t}")
+    difference = tracer.op(f"arith.subf {x.name}, {mod} : {t}")
+    div = tracer.op(f"arith.divf {difference}, {y.name} : {t}")
+    # mod != 0 and (y < 0) != (mod < 0): the truncated quotient is one high.
+    mod_nonzero = tracer.op(f"arith.cmpf une, {mod}, {zero} : {t}")
+    y_negative = tracer.op(f"arith.cmpf olt, {y.name}, {zero} : {t}")
+    mod_negative = tracer.op(f"arith.cmpf olt, {mod}, {zero} : {t}")
+    signs_differ = tracer.op(f"arith.xori {y_negative}, {mod_negative} : i1")
+    adjust = tracer.op(f"arith.andi {mod_nonzero}, {signs_differ} : i1")
+    lowered = tracer.op(f"arith.subf {div}, {one} : {t}")
+    div = tracer.op(f"arith.select {adjust}, {lowered}, {div} : {t}")
+    # Snap to the nearest integer: (x - mod) / y is an integer up to rounding.
+    floored = tracer.op(f"math.floor {div} : {t}")
+    fraction = tracer.op(f"arith.subf {div}, {floored} : {t}")
+    round_up = tracer.op(f"arith.cmpf ogt, {fraction}, {half} : {t}")
+    raised = tracer.op(f"arith.addf {floored}, {one} : {t}")
+    snapped = tracer.op(f"arith.select {round_up}, {raised}, {floored} : {t}")
+    signed_zero = tracer.op(f"math.copysign {zero}, {quotient} : {t}")
+    div_nonzero = tracer.op(f"arith.cmpf une, {div}, {zero} : {t}")
+    result = tracer.op(
+        f"arith.select {div_nonzero}, {snapped}, {signed_zero} : {t}"
+    )
+    y_zero = tracer.op(f"arith.cmpf oeq, {y.name}, {zero} : {t}")
+    return _select(tracer, y_zero, quotient, result, dtype, wrapped)
+
+
 def _remainder(tracer, x, y, wrapped):
     # Python's and PyTorch's remainder: the sign of the divisor.
     dtype, t = x.dtype, x.ir_type
+    if dtype.is_unsigned:
+        safe, is_zero = _safe_unsigned_divisor(tracer, y)
+        raw = tracer.op(f"arith.remui {x.name}, {safe} : {t}")
+        zero = tracer.constant(0, dtype).name
+        return _select(tracer, is_zero, zero, raw, dtype, wrapped)
     floating = dtype.is_floating
     if floating:
         remainder = tracer.op(f"arith.remf {x.name}, {y.name} : {t}")
@@ -925,8 +1058,11 @@ def _ipow_negative(tracer, x, odd, wrapped):
     """
     dtype = x.dtype
     one = tracer.constant(1, dtype).name
-    minus_one = tracer.constant(-1, dtype).name
     zero = tracer.constant(0, dtype).name
+    if dtype.is_unsigned:  # no -1: 1 stays 1, anything else truncates to 0
+        is_one = _cmp(tracer, x, "eq", one)
+        return _select(tracer, is_one, one, zero, dtype, wrapped)
+    minus_one = tracer.constant(-1, dtype).name
     if isinstance(odd, builtins.bool):
         sign = minus_one if odd else one
     else:
@@ -967,15 +1103,18 @@ def _ipow(tracer, x, y, wrapped):
     zero = tracer.constant(0, dtype).name
     result = tracer.constant(1, dtype, wrapped)
     base = x
-    bits = _bits(dtype)
-    for bit in range(bits - 1):  # a non-negative exponent has bits - 1 bits
+    # A non-negative signed exponent has bits - 1 bits, an unsigned one bits.
+    bits = _bits(dtype) if dtype.is_unsigned else _bits(dtype) - 1
+    for bit in range(bits):
         mask = tracer.constant(1 << bit, dtype).name
         masked = tracer.op(f"arith.andi {y.name}, {mask} : {t}")
         is_set = tracer.op(f"arith.cmpi ne, {masked}, {zero} : {t}")
         product = _num_op(tracer, "mul", result, base, wrapped)
         result = _select(tracer, is_set, product.name, result.name, dtype, wrapped)
-        if bit < bits - 2:
+        if bit < bits - 1:
             base = _num_op(tracer, "mul", base, base, wrapped)
+    if dtype.is_unsigned:
+        return result
     one = tracer.constant(1, dtype).name
     low_bit = tracer.op(f"arith.andi {y.name}, {one} : {t}")
     odd = tracer.op(f"arith.cmpi ne, {low_bit}, {zero} : {t}")
@@ -985,7 +1124,7 @@ def _ipow(tracer, x, y, wrapped):
 
 
 _PREDICATES = {
-    # symbol: (float, signed integer, bool)
+    # symbol: (float, signed integer, bool and unsigned integers)
     "<": ("olt", "slt", "ult"),
     "<=": ("ole", "sle", "ule"),
     ">": ("ogt", "sgt", "ugt"),
@@ -1001,7 +1140,12 @@ def _compare(symbol, a, b):
     x = _materialize(tracer, a, dtype, wrapped)
     y = _materialize(tracer, b, dtype, wrapped)
     floating, signed, unsigned = _PREDICATES[symbol]
-    predicate = floating if dtype.is_floating else unsigned if dtype.is_bool else signed
+    if dtype.is_floating:
+        predicate = floating
+    elif dtype.is_bool or dtype.is_unsigned:
+        predicate = unsigned
+    else:
+        predicate = signed
     return Value(tracer, _cmp(tracer, x, predicate, y.name), bool_, wrapped)
 
 
@@ -1036,6 +1180,14 @@ def _shift(symbol, a, b):
     t = x.ir_type
     bits = _bits(dtype)
     zero = tracer.constant(0, dtype).name
+    if dtype.is_unsigned:
+        # PyTorch: an amount of bits or more shifts everything out.
+        width = tracer.constant(bits, dtype).name
+        out_of_range = tracer.op(f"arith.cmpi uge, {y.name}, {width} : {t}")
+        amount = _select(tracer, out_of_range, zero, y.name, dtype, wrapped).name
+        op = "arith.shli" if symbol == "<<" else "arith.shrui"
+        shifted = tracer.op(f"{op} {x.name}, {amount} : {t}")
+        return _select(tracer, out_of_range, zero, shifted, dtype, wrapped)
     negative = tracer.op(f"arith.cmpi slt, {y.name}, {zero} : {t}")
     if symbol == "<<":
         # PyTorch: a negative or too large amount shifts everything out.
@@ -1062,6 +1214,8 @@ def _negate(value):
                 "use '~' to invert a mask"
             )
         value = _cast(value, int64)  # Python: -True == -1
+    elif value.wrapped and value.dtype.is_unsigned:
+        value = _cast(value, int64)  # Python numbers: -n is negative
     if value.dtype.is_floating:
         return tracer.value(
             f"arith.negf {value.name} : {value.ir_type}", value.dtype, value.wrapped
@@ -1073,7 +1227,7 @@ def _negate(value):
 
 def _abs(value):
     tracer = _tracer_of((value,), "abs()")
-    if value.dtype.is_bool:
+    if value.dtype.is_bool or value.dtype.is_unsigned:
         return value
     op = "math.absf" if value.dtype.is_floating else "math.absi"
     return tracer.value(
@@ -1269,7 +1423,7 @@ def _python_extremum(a, b, pick):
     return pick(a, b)
 
 
-def _extremum(name, a, b, float_op, int_op, bool_op, pick):
+def _extremum(name, a, b, float_op, int_op, uint_op, bool_op, pick):
     literals = _literal_args((a, b))
     if literals is not None:
         return _python_extremum(literals[0], literals[1], pick)
@@ -1277,18 +1431,25 @@ def _extremum(name, a, b, float_op, int_op, bool_op, pick):
     dtype, wrapped = _promote((a, b), arithmetic=False)
     x = _materialize(tracer, a, dtype, wrapped)
     y = _materialize(tracer, b, dtype, wrapped)
-    op = float_op if dtype.is_floating else bool_op if dtype.is_bool else int_op
+    if dtype.is_floating:
+        op = float_op
+    elif dtype.is_bool:
+        op = bool_op
+    else:
+        op = uint_op if dtype.is_unsigned else int_op
     return tracer.value(f"arith.{op} {x.name}, {y.name} : {x.ir_type}", dtype, wrapped)
 
 
 def maximum(a, b):
     """The larger of ``a`` and ``b``, promoted; NaN if either is NaN."""
-    return _extremum("maximum", a, b, "maximumf", "maxsi", "ori", builtins.max)
+    return _extremum("maximum", a, b, "maximumf", "maxsi", "maxui", "ori",
+                     builtins.max)
 
 
 def minimum(a, b):
     """The smaller of ``a`` and ``b``, promoted; NaN if either is NaN."""
-    return _extremum("minimum", a, b, "minimumf", "minsi", "andi", builtins.min)
+    return _extremum("minimum", a, b, "minimumf", "minsi", "minui", "andi",
+                     builtins.min)
 
 
 def where(condition, a, b):
@@ -1305,7 +1466,10 @@ def where(condition, a, b):
     if wrapped:
         dtype, _ = _promote((a, b), arithmetic=False)
     else:
-        dtype = result_type(_operand(a), _operand(b))
+        try:
+            dtype = result_type(_operand(a), _operand(b))
+        except TypeError as exc:  # uint16/32/64 with another integer type
+            raise tracer.error(str(exc)) from None
     if isinstance(condition, Value):
         condition = _cast(condition, bool_)
     else:
@@ -1493,6 +1657,56 @@ def trace_function(fn, params, output_dtypes, name, *, rank=None):
     lines.append(f"      pointwise.yield {', '.join(yielded)} : {yield_types}")
     lines += ["    }", "    return", "  }", "}", ""]
     return "\n".join(lines)
+
+
+def inline_call(fn, name, arguments, rules):
+    """The results of the pointwise function ``fn`` (named ``name``) called
+    inside another function's trace: its body is traced into the same map.
+
+    ``arguments``: one ``(value, kind, dtype)`` per parameter: ``kind`` is
+    ``"tensor"`` (``value`` a traced Value) or ``"scalar"`` (a wrapped
+    Value, or a Python number already checked against ``dtype``); ``dtype``
+    is the scalar's declared dtype (None: the Value's own). ``rules``: the
+    function's :class:`~pointwise._promotion.PromotionRule` s, one per
+    output.
+
+    Each result is converted to its output's dtype under ``rules``, with
+    the rounding of a store (float16/bfloat16 round), so that the composed
+    body computes what two kernels, one writing the other's inputs, would.
+    Returns one Value, or a tuple with one per output.
+    """
+    tracer = _tracer_of([a[0] for a in arguments if isinstance(a[0], Value)],
+                        f"the call of '{name}'")
+    values, operands = [], []
+    for value, kind, dtype in arguments:
+        if kind == "tensor":
+            value = Value(tracer, value.name, value.dtype, False)
+        elif isinstance(value, Value):
+            value = _cast(value, dtype or value.dtype, wrapped=True)
+        else:
+            value = tracer.constant(value, dtype, wrapped=True)
+        values.append(value)
+        operands.append(Operand(value.dtype, kind))
+    try:
+        dtypes = [output_dtype(rule, operands) for rule in rules]
+    except TypeError as exc:
+        raise tracer.error(f"the call of '{name}': {exc}") from None
+    try:
+        results = fn(*values)
+        results = _check_results(tracer, results, len(dtypes))
+    except TracingError as exc:
+        raise TracingError(f"{exc} (in '{name}', called from "
+                           f"'{tracer.fn_name}')") from None
+    converted = []
+    for result, dtype in zip(results, dtypes):
+        if not isinstance(result, Value):
+            literal = _as_literal(result)
+            result = tracer.constant(literal, python_scalar_dtype(literal))
+        result = _cast(result, dtype, wrapped=False)
+        if dtype in _HALF:  # as stored: rounded even where already half
+            result = _round_half(result, dtype)
+        converted.append(result)
+    return converted[0] if len(converted) == 1 else tuple(converted)
 
 
 def _check_results(tracer, results, count):

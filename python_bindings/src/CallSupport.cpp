@@ -316,7 +316,11 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
   case 'b':
   case 'h':
   case 'i':
-  case 'q': {
+  case 'q':
+  case 'B':
+  case 'H':
+  case 'I':
+  case 'Q': {
     PyObject *index = nullptr;
     if (numpy == NumpyScalar::Integer) {
       index = PyNumber_Index(value);
@@ -327,15 +331,28 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
     } else if (!isInteger) {
       return false;
     }
+    PyObject *number = index ? index : value;
+    char lower = static_cast<char>(code | 0x20);
+    int bits = lower == 'b' ? 8 : lower == 'h' ? 16 : lower == 'i' ? 32 : 64;
+    if (code != lower) { // unsigned: 0 to 2^bits - 1
+      unsigned long long natural = PyLong_AsUnsignedLongLong(number);
+      Py_XDECREF(index);
+      if (natural == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        PyErr_Clear(); // negative or beyond 64 bits
+        return false;
+      }
+      if (bits < 64 && natural >> bits)
+        return false;
+      word = static_cast<int64_t>(natural);
+      return true;
+    }
     int overflow = 0;
-    long long integer =
-        PyLong_AsLongLongAndOverflow(index ? index : value, &overflow);
+    long long integer = PyLong_AsLongLongAndOverflow(number, &overflow);
     Py_XDECREF(index);
     if (overflow || (integer == -1 && PyErr_Occurred())) {
       PyErr_Clear();
       return false;
     }
-    int bits = code == 'b' ? 8 : code == 'h' ? 16 : code == 'i' ? 32 : 64;
     if (bits < 64) {
       long long limit = 1LL << (bits - 1);
       if (integer < -limit || integer >= limit)

@@ -153,7 +153,7 @@ struct TensorInfo {
 bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides);
 
 /// Packs one scalar as the kernel expects it (`code` as in Python's struct
-/// module: ? b h i q f d), as struct packs it, for the values whose
+/// module: ? b h i q B H I Q f d), as struct packs it, for the values whose
 /// conversion runs no Python code: bool and int (exact) for every code,
 /// float for ? (exact) and for f and d (subclasses too: their value is read
 /// directly), and NumPy's own scalar types (their conversions are NumPy's

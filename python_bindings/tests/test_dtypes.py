@@ -27,6 +27,10 @@ from pointwise._dtypes import (
     promote_types,
     python_scalar_dtype,
     result_type,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 
 # name, mlir, itemsize, code, category
@@ -40,6 +44,10 @@ ATTRIBUTES = [
     (bfloat16, "bfloat16", "bf16", 2, 6, 2),
     (float32, "float32", "f32", 4, 7, 2),
     (float64, "float64", "f64", 8, 8, 2),
+    (uint8, "uint8", "i8", 1, 1, 1),
+    (uint16, "uint16", "i16", 2, 2, 1),
+    (uint32, "uint32", "i32", 4, 3, 1),
+    (uint64, "uint64", "i64", 8, 4, 1),
 ]
 
 
@@ -53,14 +61,18 @@ def test_attributes(dtype, name, mlir, itemsize, code, category):
     assert dtype.is_bool == (category == 0)
     assert dtype.is_integer == (category == 1)
     assert dtype.is_floating == (category == 2)
+    assert dtype.is_unsigned == name.startswith("uint")
+    assert dtype.is_signed == (category == 1 and not name.startswith("uint"))
+    assert dtype.bits == itemsize * 8 if category else dtype.bits == 1
     assert repr(dtype) == f"pointwise.{name}"
     assert str(dtype) == name
 
 
 def test_all_dtypes_in_code_order():
     assert ALL_DTYPES == tuple(a[0] for a in ATTRIBUTES)
-    assert [d.code for d in ALL_DTYPES] == list(range(9))
-    assert len({hash(d) for d in ALL_DTYPES}) == 9
+    assert [d.code for d in ALL_DTYPES[:9]] == list(range(9))
+    assert all(ALL_DTYPES[d.code].mlir == d.mlir for d in ALL_DTYPES)
+    assert len({hash(d) for d in ALL_DTYPES}) == 13
 
 
 def test_codes_match_runtime_element_types():
@@ -144,7 +156,7 @@ def test_as_dtype_torch_dtypes_by_name(name, expected):
     assert as_dtype(FakeTorchDtype(name)) is expected
 
 
-@pytest.mark.parametrize("name", ["uint8", "complex64", "float8_e4m3fn", "qint8"])
+@pytest.mark.parametrize("name", ["complex64", "float8_e4m3fn", "qint8", "quint8"])
 def test_as_dtype_rejects_unsupported_torch_dtypes(name):
     with pytest.raises(TypeError, match="unsupported dtype"):
         as_dtype(FakeTorchDtype(name))
@@ -166,10 +178,14 @@ def test_as_dtype_numpy():
         np.dtype("bool"): bool_,
         np.dtype("f2"): float16,
         np.dtype("i1"): int8,
+        np.uint8: uint8,
+        np.dtype("uint16"): uint16,
+        np.uint32: uint32,
+        np.dtype("u8"): uint64,
     }
     for obj, expected in cases.items():
         assert as_dtype(obj) is expected, obj
-    for bad in (np.uint8, np.dtype("uint16"), np.complex64, np.dtype("c16")):
+    for bad in (np.complex64, np.dtype("c16"), np.float128, np.dtype("M8")):
         with pytest.raises(TypeError):
             as_dtype(bad)
 
@@ -186,7 +202,7 @@ def test_as_dtype_rejects_numpy_dtypes_of_the_other_byte_order():
 
 @pytest.mark.parametrize(
     "bad",
-    [complex, "complex64", "uint8", "uint16", "int4", "", None, object(), 3, 2.5, "i1"],
+    [complex, "complex64", "uint4", "int4", "", None, object(), 3, 2.5, "i1"],
 )
 def test_as_dtype_errors_name_supported_dtypes(bad):
     with pytest.raises(TypeError) as info:
@@ -231,6 +247,53 @@ def test_promote_types_table():
             expected = PROMOTE_TABLE[row][col]
             assert promote_types(a, b) is expected, (a, b)
             assert promote_types(b, a) is expected, (b, a)
+
+
+# torch.promote_types(torch.uint8, x) for x in ORDER (torch's lookup table).
+UINT8_ROW = [uint8, int16, int16, int32, int64, float16, bfloat16, float32,
+             float64]
+
+
+def test_promote_types_uint8():
+    for b, expected in zip(ORDER, UINT8_ROW):
+        assert promote_types(uint8, b) is expected, b
+        assert promote_types(b, uint8) is expected, b
+    assert promote_types(uint8, uint8) is uint8
+
+
+@pytest.mark.parametrize("wide", [uint16, uint32, uint64])
+def test_promote_types_of_wide_unsigned_is_torchs(wide):
+    # c10's promoteTypes: uint16/32/64 promote with themselves and with
+    # floating types only; every other pair raises.
+    assert promote_types(wide, wide) is wide
+    for floating in (float16, bfloat16, float32, float64):
+        assert promote_types(wide, floating) is floating
+        assert promote_types(floating, wide) is floating
+    for other in (bool_, int8, int16, int32, int64, uint8, uint16, uint32,
+                  uint64):
+        if other is wide:
+            continue
+        with pytest.raises(TypeError, match="not supported, as in PyTorch"):
+            promote_types(wide, other)
+        with pytest.raises(TypeError, match="not supported, as in PyTorch"):
+            promote_types(other, wide)
+
+
+def test_result_type_of_unsigned_with_scalars():
+    # torch.result_type(uint8 tensor, 5) is uint8, with 2.5 float32, with
+    # True uint8; a bool tensor with an int scalar is int64.
+    assert result_type(T(uint8), 5) is uint8
+    assert result_type(T(uint8), 2.5) is float32
+    assert result_type(T(uint8), True) is uint8
+    assert result_type(T(uint16), -3) is uint16
+    assert result_type(T(uint64), 1.0) is float32
+    assert result_type(T(uint8), T(int8)) is int16
+    assert result_type(T(uint8), T(bool_)) is uint8
+    assert result_type(T(uint8), Operand(int64, "zerodim")) is uint8
+    assert result_type(T(int8), Operand(uint8, "zerodim")) is int8
+    assert result_type(T(bool_), Operand(uint8, "zerodim")) is uint8
+    with pytest.raises(TypeError, match="uint32 with int32"):
+        result_type(T(uint32), T(int32))
 
 
 def test_promote_types_accepts_names():

@@ -190,6 +190,28 @@ def test_scalars_packed_by_their_codes(fastcall):
     assert values[4][:1] == b"\x01"
 
 
+def test_unsigned_scalars_packed_by_their_codes(fastcall):
+    np = pytest.importorskip("numpy")
+    h = Harness(fastcall, 5, scalars=(1, 2, 3, 4))
+    h.plan(["f32"], [int, int, int, int], 1, 0, ["f32"], " BHIQ")
+    x = FakeTensor((8,))
+    h(x, 255, 65535, 2**32 - 1, 2**64 - 1)
+    [(_, values)] = h.launches
+    assert values[1] == b"\xff" + b"\0" * 7
+    assert values[2] == b"\xff" * 2 + b"\0" * 6
+    assert values[3] == b"\xff" * 4 + b"\0" * 4
+    assert values[4] == b"\xff" * 8
+    h.plan(["f32"], [np.uint8, int, int, int], 1, 0, ["f32"], " BHIQ")
+    h(x, np.uint8(200), 0, 7, 2**63)
+    assert h.launches[-1][1][1] == b"\xc8" + b"\0" * 7
+    assert h.launches[-1][1][4] == struct.pack("<Q", 2**63)
+    # Out of the unsigned range: the general path packs or reports it.
+    for bad in ((256, 0, 0, 0), (0, -1, 0, 0), (0, 0, 2**32, 0),
+                (0, 0, 0, 2**64)):
+        h(x, *bad)
+    assert len(h.slow_calls) == 4 and len(h.launches) == 2
+
+
 def test_two_outputs_of_planned_dtypes(fastcall):
     h = Harness(fastcall, 1, num_outputs=2)
     h.plan(["f16"], [], 1, 0, ["f16", "f32"], " ")

@@ -33,12 +33,17 @@ from pointwise._dtypes import (
     int32,
     int64,
     python_scalar_dtype,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from pointwise._trace import Param, TracingError, Value, trace_function
 
 RANKS = (0, 1, 3)
 FLOATS = (float16, bfloat16, float32, float64)
-INTEGERS = (int8, int16, int32, int64)
+UNSIGNED = (uint8, uint16, uint32, uint64)
+INTEGERS = (int8, int16, int32, int64) + UNSIGNED
 
 
 def T(dtype, rank=1):
@@ -372,6 +377,80 @@ def _pw_opt(pw_opt, text, args):
         text=True,
         capture_output=True,
     )
+
+
+@pytest.mark.parametrize("dtype", UNSIGNED)
+def test_unsigned_values_take_the_unsigned_operations(dtype):
+    t = dtype.mlir
+    text = trace(
+        lambda x, y: (x // y, x % y, x < y, pw.maximum(x, y), pw.minimum(x, y),
+                      x >> y, x.to(float32), x.to(int64), abs(x)),
+        [T(dtype), T(dtype)],
+        [dtype, dtype, bool_, dtype, dtype, dtype, float32, int64, dtype],
+    )
+    for op in ("arith.divui", "arith.remui", "arith.cmpi ult",
+               "arith.maxui", "arith.minui", "arith.shrui",
+               f"arith.uitofp %in0 : {t} to f32"):
+        assert op in text, op
+    for op in ("divsi", "floordivsi", "remsi", "cmpi slt", "maxsi", "minsi",
+               "shrsi", "sitofp", "absi"):
+        assert op not in text, op
+    if dtype is not uint64:
+        assert f"arith.extui %in0 : {t} to i64" in text
+
+
+def test_unsigned_constants_are_written_as_signless_bits():
+    text = trace(lambda x: x + 255, [T(uint8)], [uint8])
+    assert "arith.constant -1 : i8" in text
+    text = trace(lambda x: x + 2**63, [T(uint64)], [uint64])
+    assert "arith.constant -9223372036854775808 : i64" in text
+
+
+def test_float_floor_division_derives_the_quotient_from_fmod():
+    text = trace(lambda x, y: x // y, [T(float32), T(float32)], [float32])
+    assert "arith.remf %in0, %in1 : f32" in text
+    assert "math.copysign" in text and "math.floor" in text
+
+
+def test_floats_convert_to_uint8_through_int64():
+    text = trace(lambda x: x, [T(float32)], [uint8])
+    assert "arith.fptosi %in0 : f32 to i64" in text
+    assert "arith.trunci" in text and "fptoui" not in text
+    for dtype in (uint16, uint32, uint64):
+        text = trace(lambda x: x, [T(float32)], [dtype])
+        assert f"arith.fptoui %in0 : f32 to {dtype.mlir}" in text
+
+
+def test_wide_unsigned_promotion_is_a_tracing_error():
+    with pytest.raises(TracingError, match="uint16 with int8 is not supported"):
+        trace(lambda x, y: x + y, [T(uint16), T(int8)], [int16])
+    with pytest.raises(TracingError, match="uint64 with bool"):
+        trace(lambda c, x, y: pw.where(c, x, y), [T(bool_), T(uint64), T(bool_)],
+              [uint64])
+    # Wrapped numbers combine with any unsigned type, as in PyTorch.
+    trace(lambda x: x * 3 + True, [T(uint32)], [uint32])
+
+
+def test_unsigned_floor_division_and_conversions_lower_for_the_gpu(pw_opt):
+    """The GPU pipeline (to PTX text: no device or toolkit needed) takes the
+    operations of unsigned integers, float floor division and the
+    conversions into every output dtype."""
+    modules = []
+    for dtype in UNSIGNED:
+        modules.append(trace(
+            lambda x, y: (x // y, x % y, x < y, pw.maximum(x, y), x >> y,
+                          x << y, x ** y, x / y),
+            [T(dtype), T(dtype)],
+            [dtype, dtype, bool_, dtype, dtype, dtype, dtype, float32]))
+    for dtype in FLOATS:
+        modules.append(trace(lambda x, y: (x // y, x % y),
+                             [T(dtype), T(dtype)], [dtype, dtype]))
+    for source in FLOATS:
+        modules.append(trace(lambda x: (x,) * 9, [T(source)],
+                             [bool_, *INTEGERS]))
+    result = _pw_opt(pw_opt, "\n// -----\n".join(modules),
+                     ["--split-input-file", "--pw-gpu-pipeline=format=isa"])
+    assert result.returncode == 0, result.stderr[-4000:]
 
 
 def check_lowering(pw_opt, modules):
@@ -926,7 +1005,18 @@ def test_run_float_floor_division_and_remainder(pw_run, tmp_path):
         r = math.fmod(x, y)  # exact
         return f32(r + y) if r != 0 and (r < 0) != (y < 0) else r
 
-    assert_same(outs[2], [float(math.floor(f32(x / y))) for x, y in zip(a, d)])
+    def floor_divide(x, y):
+        # PyTorch's div_floor_floating in float32 arithmetic.
+        mod = math.fmod(x, y)  # exact
+        div = f32(f32(x - mod) / y)
+        if mod != 0 and (y < 0) != (mod < 0):
+            div = f32(div - 1)
+        if div == 0:
+            return math.copysign(0.0, f32(x / y))
+        floored = float(math.floor(div))
+        return floored + 1 if div - floored > 0.5 else floored
+
+    assert_same(outs[2], [floor_divide(x, y) for x, y in zip(a, d)])
     assert_same(outs[3], [remainder(x, y) for x, y in zip(a, d)])
     assert_same(outs[4], [remainder(x, f32(-1.5)) for x in a])
 
