@@ -48,6 +48,8 @@
 #   PW_BENCH_ARGS         arguments of gpu_bench.py (e.g. --no-inductor,
 #                         --workloads add_contig_f32,flip_f32)
 #   PW_HOST_CALLS         calls per host_overhead measurement (100000)
+#   PW_COMPILE_TIME_REPEAT, PW_COMPILE_TIME_MODES  compile_time.py's --repeat
+#                         (3) and --modes (on-demand,complete)
 #   PW_DEADLINE_S         wall-clock budget of the whole script (default 570
 #                         s: under the device tool's 600 s); each step gets
 #                         what is left, steps that would get < 20 s are
@@ -180,12 +182,14 @@ if [[ -d "$cupy_site/cupy" ]]; then
   echo "gpu-run: CuPy from $cupy_site"
 fi
 run_step compile-time python3 "$bundle/compile_time.py" --package "$bundle" \
-  --repeat "${PW_COMPILE_TIME_REPEAT:-3}" --ranks 1-6
+  --repeat "${PW_COMPILE_TIME_REPEAT:-3}" --ranks 1-6 \
+  --modes "${PW_COMPILE_TIME_MODES:-on-demand,complete}"
 # shellcheck disable=SC2086
 run_step python python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
   "$bundle/pytests/test_pointwise_gpu.py" "$bundle/pytests/test_pointwise_cpu.py" \
   "$bundle/pytests/test_dtypes.py" "$bundle/pytests/test_promotion.py" \
-  "$bundle/pytests/test_first_calls.py"
+  "$bundle/pytests/test_first_calls.py" "$bundle/pytests/test_semantics_gpu.py" \
+  "$bundle/pytests/test_semantics_cpu.py" "$bundle/pytests/test_composition_cpu.py"
 # shellcheck disable=SC2086
 run_step bench-decorator python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
   --decorator --no-inductor ${PW_BENCH_ARGS:-}
