@@ -162,9 +162,9 @@ def test_float_results_convert_into_bool_outputs():
     assert torch.equal(out, x.to(torch.bool))
 
 
-@pytest.mark.parametrize("source,target", itertools.product(
+@pytest.mark.parametrize("source,target", list(itertools.product(
     [torch.bool, torch.int16, torch.int32, torch.int64, torch.uint8],
-    [torch.bool, torch.int8, torch.uint8, torch.int16, torch.float16]))
+    [torch.bool, torch.int8, torch.uint8, torch.int16, torch.float16])))
 def test_copies_convert_as_torch_copy(source, target):
     g = torch.Generator(device="cuda").manual_seed(7)
     if source == torch.bool:
