@@ -12,6 +12,8 @@ import pytest
 np = pytest.importorskip("numpy")
 pw = pytest.importorskip("pointwise")
 
+from semantics_functions import add, arithmetic, compare, copy, divmod_
+
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path_factory, monkeypatch):
@@ -20,36 +22,10 @@ def _cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("POINTWISE_PROGRESS", "0")
 
 
-@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT"), (0, 1, "DEFAULT")],
-              num_outputs=2)
-def divmod_(x, y):
-    return x // y, x % y
-
-
 @pw.pointwise(is_tensor=[True, False], dtypes=[None, float],
               promotion_methods=[(0, 1, "DEFAULT")])
 def floordiv_scalar(x, s):
     return x // s
-
-
-@pw.pointwise(promotion_methods=[(0, "DEFAULT")])
-def copy(x):
-    return x
-
-
-@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
-def add(x, y):
-    return x + y
-
-
-@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")] * 7, num_outputs=7)
-def arithmetic(x, y):
-    return x + y, x - y, x * y, x // y, x % y, pw.maximum(x, y), pw.minimum(x, y)
-
-
-@pw.pointwise(promotion_methods=[(0, 1, "ALWAYS_BOOL")] * 6, num_outputs=6)
-def compare(x, y):
-    return x < y, x <= y, x > y, x >= y, x == y, x != y
 
 
 # -- float floor division and remainder --------------------------------------

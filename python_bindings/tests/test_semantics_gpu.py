@@ -13,38 +13,14 @@ if not torch.cuda.is_available():
     pytest.skip("no CUDA device", allow_module_level=True)
 pw = pytest.importorskip("pointwise")
 
+from semantics_functions import add, arithmetic, compare, copy, divmod_
+
 
 @pytest.fixture(autouse=True)
 def _quiet(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("POINTWISE_PROGRESS", "0")
     monkeypatch.setenv("POINTWISE_CACHE_DIR",
                        str(tmp_path_factory.getbasetemp() / "pointwise-cache"))
-
-
-@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT"), (0, 1, "DEFAULT")],
-              num_outputs=2)
-def divmod_(x, y):
-    return x // y, x % y
-
-
-@pw.pointwise(promotion_methods=[(0, "DEFAULT")])
-def copy(x):
-    return x
-
-
-@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
-def add(x, y):
-    return x + y
-
-
-@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")] * 7, num_outputs=7)
-def arithmetic(x, y):
-    return x + y, x - y, x * y, x // y, x % y, pw.maximum(x, y), pw.minimum(x, y)
-
-
-@pw.pointwise(promotion_methods=[(0, 1, "ALWAYS_BOOL")] * 6, num_outputs=6)
-def compare(x, y):
-    return x < y, x <= y, x > y, x >= y, x == y, x != y
 
 
 def cuda(values, dtype):
