@@ -12,7 +12,8 @@
 // call. The runtime allocates from a pool of its own per device instead,
 // which keeps freed memory for reuse (release threshold UINT64_MAX) until
 // pwReleaseCachedMemory, and leaves the default pool's settings, which
-// other libraries in the process share, as they are.
+// other libraries in the process share, as they are (docs/Performance.md,
+// row `stream-ordered-temporaries`).
 //
 //===----------------------------------------------------------------------===//
 

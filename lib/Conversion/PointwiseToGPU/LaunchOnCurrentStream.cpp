@@ -36,7 +36,8 @@ constexpr llvm::StringLiteral kStreamDestroyName = "mgpuStreamDestroy";
 /// the runtime's functions that allocate and free in the order of a stream
 /// even when it is the legacy default one (null), which mgpuMemAlloc and
 /// mgpuMemFree take for "no stream": the current stream is null unless
-/// pwSetStream set one.
+/// pwSetStream set one (docs/Performance.md, row
+/// `stream-ordered-temporaries`).
 constexpr llvm::StringLiteral kMemAllocName = "mgpuMemAlloc";
 constexpr llvm::StringLiteral kMemFreeName = "mgpuMemFree";
 constexpr llvm::StringLiteral kMemAllocOnStreamName = "pwMemAllocOnStream";
