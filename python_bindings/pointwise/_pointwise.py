@@ -472,6 +472,14 @@ class PointwiseFunction:
             self._fast = _build_fast_path(self)
         return result
 
+    def as_torch_op(self, qualname):
+        """Registers this function as the ``torch.library`` custom operator
+        `qualname` (``"namespace::name"``), with a fake implementation for
+        ``torch.compile``, and returns the operator: call it with the inputs
+        by position; it allocates its outputs."""
+        from ._torch_op import as_torch_op
+        return as_torch_op(self, qualname)
+
     def instantiate(self, rank):
         """The function at a fixed iteration rank: inputs of lower rank
         broadcast as usual, outputs must have exactly `rank` dims. Useful with

@@ -189,7 +189,8 @@ run_step python python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
   "$bundle/pytests/test_pointwise_gpu.py" "$bundle/pytests/test_pointwise_cpu.py" \
   "$bundle/pytests/test_dtypes.py" "$bundle/pytests/test_promotion.py" \
   "$bundle/pytests/test_first_calls.py" "$bundle/pytests/test_semantics_gpu.py" \
-  "$bundle/pytests/test_semantics_cpu.py" "$bundle/pytests/test_composition_cpu.py"
+  "$bundle/pytests/test_semantics_cpu.py" "$bundle/pytests/test_composition_cpu.py" \
+  "$bundle/pytests/test_torch_integration_gpu.py"
 # shellcheck disable=SC2086
 run_step bench-decorator python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
   --decorator --no-inductor ${PW_BENCH_ARGS:-}
