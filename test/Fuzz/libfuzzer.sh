@@ -7,8 +7,10 @@
 #
 #   libfuzzer.sh BUILD_DIR SECONDS [WORKDIR] [libFuzzer option...]
 #
-# Exits non-zero when libFuzzer finds a crash, a sanitizer report, a leak
-# or a timeout.
+# Ends with one line: the inputs run, the corpus before and after, the new
+# crash files. Exits non-zero when libFuzzer finds a crash, a sanitizer
+# report, a leak or a timeout. libFuzzer's output is also kept in
+# WORKDIR/libfuzzer.log.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,9 +30,32 @@ mkdir -p "$workdir/corpus" "$workdir/crashes"
 rm -rf "$workdir/seeds"
 python3 "$here/seed_corpus.py" "$workdir/seeds"
 
+corpus_before=$(find "$workdir/corpus" -type f | wc -l)
+crashes_before=$(find "$workdir/crashes" -type f | wc -l)
+
 # Modules without their expected diagnostics are the common case; the
 # fuzzer only reports crashes and sanitizer findings. Leaks are checked.
+status=0
 "$fuzzer" "$workdir/corpus" "$workdir/seeds" \
   -dict="$here/mlir.dict" -max_total_time="$seconds" -max_len=16384 \
   -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
-  -artifact_prefix="$workdir/crashes/" "$@"
+  -artifact_prefix="$workdir/crashes/" "$@" 2>&1 |
+  tee "$workdir/libfuzzer.log" || status=$?
+
+# How many inputs ran (libFuzzer's final stats, or its last status line if
+# it stopped at a finding; "?" with -jobs, whose workers log to fuzz-N.log)
+# and what the run added.
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+  "$workdir/libfuzzer.log" | tail -1)
+if [ -z "$runs" ]; then
+  runs=$(sed -n 's/^#\([0-9][0-9]*\).*/\1/p' "$workdir/libfuzzer.log" |
+    tail -1)
+fi
+seeds=$(find "$workdir/seeds" -type f | wc -l)
+corpus_after=$(find "$workdir/corpus" -type f | wc -l)
+crashes_after=$(find "$workdir/crashes" -type f | wc -l)
+echo "libfuzzer.sh: ${runs:-?} inputs run ($seeds seeds," \
+  "$corpus_before corpus files before, $corpus_after after)," \
+  "$((crashes_after - crashes_before)) new files in $workdir/crashes," \
+  "exit status $status"
+exit "$status"
