@@ -8,7 +8,8 @@
 #   libfuzzer.sh BUILD_DIR SECONDS [WORKDIR] [libFuzzer option...]
 #
 # Ends with one line: the inputs run, the corpus before and after, the new
-# crash files. Exits non-zero when libFuzzer finds a crash, a sanitizer
+# findings (crash-, leak-, timeout-, oom- files) and slow units (inputs
+# over 10 s, not findings). Exits non-zero when libFuzzer finds a crash, a sanitizer
 # report, a leak or a timeout. libFuzzer's output is also kept in
 # WORKDIR/libfuzzer.log.
 set -euo pipefail
@@ -30,8 +31,18 @@ mkdir -p "$workdir/corpus" "$workdir/crashes"
 rm -rf "$workdir/seeds"
 python3 "$here/seed_corpus.py" "$workdir/seeds"
 
-corpus_before=$(find "$workdir/corpus" -type f | wc -l)
-crashes_before=$(find "$workdir/crashes" -type f | wc -l)
+# libFuzzer names a finding crash-, leak-, timeout- or oom-<sha1>; a
+# slow-unit- file is an input that took over 10 s, not a finding.
+count() {
+  find "$workdir/$1" -type f \( -name "$2" "${@:3}" \) | wc -l
+}
+findings() {
+  count crashes 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+    -o -name 'oom-*'
+}
+corpus_before=$(count corpus '*')
+findings_before=$(findings)
+slow_before=$(count crashes 'slow-unit-*')
 
 # Modules without their expected diagnostics are the common case; the
 # fuzzer only reports crashes and sanitizer findings. Leaks are checked.
@@ -51,11 +62,9 @@ if [ -z "$runs" ]; then
   runs=$(sed -n 's/^#\([0-9][0-9]*\).*/\1/p' "$workdir/libfuzzer.log" |
     tail -1)
 fi
-seeds=$(find "$workdir/seeds" -type f | wc -l)
-corpus_after=$(find "$workdir/corpus" -type f | wc -l)
-crashes_after=$(find "$workdir/crashes" -type f | wc -l)
-echo "libfuzzer.sh: ${runs:-?} inputs run ($seeds seeds," \
-  "$corpus_before corpus files before, $corpus_after after)," \
-  "$((crashes_after - crashes_before)) new files in $workdir/crashes," \
-  "exit status $status"
+echo "libfuzzer.sh: ${runs:-?} inputs run ($(count seeds '*') seeds," \
+  "$corpus_before corpus files before, $(count corpus '*') after);" \
+  "$(($(findings) - findings_before)) new findings and" \
+  "$(($(count crashes 'slow-unit-*') - slow_before)) new slow units" \
+  "in $workdir/crashes; exit status $status"
 exit "$status"
