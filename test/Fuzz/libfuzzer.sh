@@ -7,8 +7,11 @@
 #
 #   libfuzzer.sh BUILD_DIR SECONDS [WORKDIR] [libFuzzer option...]
 #
-# Exits non-zero when libFuzzer finds a crash, a sanitizer report, a leak
-# or a timeout.
+# Ends with one line: the inputs run, the corpus before and after, the new
+# findings (crash-, leak-, timeout-, oom- files) and slow units (inputs
+# over 10 s, not findings). Exits non-zero when libFuzzer finds a crash, a sanitizer
+# report, a leak or a timeout. libFuzzer's output is also kept in
+# WORKDIR/libfuzzer.log.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,9 +31,40 @@ mkdir -p "$workdir/corpus" "$workdir/crashes"
 rm -rf "$workdir/seeds"
 python3 "$here/seed_corpus.py" "$workdir/seeds"
 
+# libFuzzer names a finding crash-, leak-, timeout- or oom-<sha1>; a
+# slow-unit- file is an input that took over 10 s, not a finding.
+count() {
+  find "$workdir/$1" -type f \( -name "$2" "${@:3}" \) | wc -l
+}
+findings() {
+  count crashes 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+    -o -name 'oom-*'
+}
+corpus_before=$(count corpus '*')
+findings_before=$(findings)
+slow_before=$(count crashes 'slow-unit-*')
+
 # Modules without their expected diagnostics are the common case; the
 # fuzzer only reports crashes and sanitizer findings. Leaks are checked.
+status=0
 "$fuzzer" "$workdir/corpus" "$workdir/seeds" \
   -dict="$here/mlir.dict" -max_total_time="$seconds" -max_len=16384 \
   -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
-  -artifact_prefix="$workdir/crashes/" "$@"
+  -artifact_prefix="$workdir/crashes/" "$@" 2>&1 |
+  tee "$workdir/libfuzzer.log" || status=$?
+
+# How many inputs ran (libFuzzer's final stats, or its last status line if
+# it stopped at a finding; "?" with -jobs, whose workers log to fuzz-N.log)
+# and what the run added.
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+  "$workdir/libfuzzer.log" | tail -1)
+if [ -z "$runs" ]; then
+  runs=$(sed -n 's/^#\([0-9][0-9]*\).*/\1/p' "$workdir/libfuzzer.log" |
+    tail -1)
+fi
+echo "libfuzzer.sh: ${runs:-?} inputs run ($(count seeds '*') seeds," \
+  "$corpus_before corpus files before, $(count corpus '*') after);" \
+  "$(($(findings) - findings_before)) new findings and" \
+  "$(($(count crashes 'slow-unit-*') - slow_before)) new slow units" \
+  "in $workdir/crashes; exit status $status"
+exit "$status"
