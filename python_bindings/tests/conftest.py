@@ -45,3 +45,14 @@ def pw_compile():
 def pw_run():
     """The path of pw-run; skips the test when it is not built."""
     return _tool("pw-run")
+
+
+@pytest.fixture
+def quiet_shared_cache(tmp_path_factory, monkeypatch):
+    """No progress lines, and one disk cache for the whole test session
+    (in its base temporary directory): a module that uses it compiles each
+    function once. Modules take it with
+    ``pytestmark = pytest.mark.usefixtures("quiet_shared_cache")``."""
+    monkeypatch.setenv("POINTWISE_PROGRESS", "0")
+    monkeypatch.setenv("POINTWISE_CACHE_DIR",
+                       str(tmp_path_factory.getbasetemp() / "pointwise-cache"))

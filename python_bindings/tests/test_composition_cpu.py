@@ -10,11 +10,7 @@ pw = pytest.importorskip("pointwise")
 from pointwise import _dtypes, _trace  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    directory = tmp_path_factory.getbasetemp() / "pointwise-cache"
-    monkeypatch.setenv("POINTWISE_CACHE_DIR", str(directory))
-    monkeypatch.setenv("POINTWISE_PROGRESS", "0")
+pytestmark = pytest.mark.usefixtures("quiet_shared_cache")
 
 
 def make_functions():

@@ -15,11 +15,7 @@ pw = pytest.importorskip("pointwise")
 from semantics_functions import add, arithmetic, compare, copy, divmod_
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    directory = tmp_path_factory.getbasetemp() / "pointwise-cache"
-    monkeypatch.setenv("POINTWISE_CACHE_DIR", str(directory))
-    monkeypatch.setenv("POINTWISE_PROGRESS", "0")
+pytestmark = pytest.mark.usefixtures("quiet_shared_cache")
 
 
 @pw.pointwise(is_tensor=[True, False], dtypes=[None, float],

@@ -16,11 +16,7 @@ pw = pytest.importorskip("pointwise")
 from semantics_functions import add, arithmetic, compare, copy, divmod_
 
 
-@pytest.fixture(autouse=True)
-def _quiet(monkeypatch, tmp_path_factory):
-    monkeypatch.setenv("POINTWISE_PROGRESS", "0")
-    monkeypatch.setenv("POINTWISE_CACHE_DIR",
-                       str(tmp_path_factory.getbasetemp() / "pointwise-cache"))
+pytestmark = pytest.mark.usefixtures("quiet_shared_cache")
 
 
 def cuda(values, dtype):

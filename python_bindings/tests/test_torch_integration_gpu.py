@@ -11,11 +11,7 @@ if not torch.cuda.is_available():
 pw = pytest.importorskip("pointwise")
 
 
-@pytest.fixture(autouse=True)
-def _quiet(monkeypatch, tmp_path_factory):
-    monkeypatch.setenv("POINTWISE_PROGRESS", "0")
-    monkeypatch.setenv("POINTWISE_CACHE_DIR",
-                       str(tmp_path_factory.getbasetemp() / "pointwise-cache"))
+pytestmark = pytest.mark.usefixtures("quiet_shared_cache")
 
 
 @pw.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
