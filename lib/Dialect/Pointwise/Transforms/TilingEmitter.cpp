@@ -90,10 +90,9 @@ bool KernelEmitter::chooseVectorBody() const {
     return false;
   return llvm::any_of(llvm::concat<const FlatOperand>(inputs, outputs),
                       [](const FlatOperand &operand) {
-                        return operand.flat &&
-                               operand.elementType.getIntOrFloatBitWidth() ==
-                                   16 &&
-                               isa<FloatType>(operand.elementType);
+                        auto type =
+                            dyn_cast_if_present<FloatType>(operand.elementType);
+                        return operand.flat && type && type.getWidth() == 16;
                       });
 }
 
