@@ -49,7 +49,7 @@ def pw_run():
 
 @pytest.fixture
 def quiet_shared_cache(tmp_path_factory, monkeypatch):
-    """No progress lines, and one disk cache for the whole test session
+    """No progress lines, and one disk cache for the whole pytest run
     (in its base temporary directory): a module that uses it compiles each
     function once. Modules take it with
     ``pytestmark = pytest.mark.usefixtures("quiet_shared_cache")``."""
