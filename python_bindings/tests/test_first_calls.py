@@ -48,6 +48,15 @@ def _variants_loaded():
     return loaded
 
 
+def _run_threads(work, count=8):
+    """Runs work(0) ... work(count - 1) on threads of their own, joined."""
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def _array(shape, seed, device):
     x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
     return torch.from_numpy(x).cuda() if device == "cuda" else x
@@ -95,11 +104,7 @@ def test_threads_racing_on_first_calls_of_many_families(device):
         except Exception as e:  # noqa: BLE001
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _run_threads(work)
     assert not errors, errors[0]
     assert len(add._launchers) == 4
     assert len(axpy._launchers) == 4
@@ -149,11 +154,7 @@ def test_threads_racing_on_first_calls_of_one_family(device, cache,
         except Exception as e:  # noqa: BLE001
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _run_threads(work)
     assert not errors, errors[0]
     variants = [o for o in compiled if "variants=none" not in o]
     assert len(variants) == len(set(variants)) == 2, compiled
