@@ -12,6 +12,8 @@
 
 #include "pointwise-c/Compiler.h"
 
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,14 +40,8 @@ func.func @axpy(%a: !m, %b: !m, %alpha: f32, %c: !m) {
 }
 )mlir";
 
-/// A rank-2 memref descriptor.
-struct Descriptor2 {
-  float *allocated;
-  float *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-};
+/// A rank-2 memref descriptor, as the C interface takes it.
+using Descriptor2 = StridedMemRefType<float, 2>;
 
 pwcLibrary *compile(const std::string &source, const char *options) {
   pwcLibrary *library = nullptr;

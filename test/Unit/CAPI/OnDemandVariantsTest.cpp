@@ -14,6 +14,8 @@
 
 #include "pointwise-c/Compiler.h"
 
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -42,13 +44,8 @@ func.func @scale_add(%a: !m, %b: !m, %alpha: f32, %c: !m) {
 }
 )mlir";
 
-struct Descriptor2 {
-  float *allocated;
-  float *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-};
+/// A rank-2 memref descriptor, as the C interface takes it.
+using Descriptor2 = StridedMemRefType<float, 2>;
 
 pwcLibrary *compile(const char *options) {
   std::string source = kScaleAdd;
