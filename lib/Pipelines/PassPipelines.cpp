@@ -389,6 +389,8 @@ void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // Before libdevice's tanhf would be called for it.
+  pm.addNestedPass<gpu::GPUModuleOp>(createBf16MathToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions kernels;
   kernels.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));

@@ -166,6 +166,24 @@ def test_gelu_f16_and_two_outputs():
     torch.testing.assert_close(y, r * torch.sin(t))
 
 
+def test_bf16_tanh_is_eagers_on_every_input():
+    """tanh of each of the 65,536 bf16 numbers, bit for bit as eager's (which
+    rounds CUDA's tanhf to bf16), and as the correctly rounded float64 tanh."""
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def tanh(x):
+        return pw.tanh(x)
+
+    bits = torch.arange(-32768, 32768, dtype=torch.int32, device="cuda").to(torch.int16)
+    x = bits.view(torch.bfloat16)
+    ours = tanh(x)
+    number = ~torch.isnan(x)
+    assert torch.isnan(ours[~number]).all()
+    ours_bits = ours.view(torch.int16)[number]
+    assert torch.equal(ours_bits, torch.tanh(x).view(torch.int16)[number])
+    exact = torch.tanh(x.double()).to(torch.bfloat16).view(torch.int16)[number]
+    assert torch.equal(ours_bits, exact)
+
+
 def test_in_place_and_preallocated():
     a = random((256, 256), torch.float32, 1)
     b = random((256,), torch.float32, 2)

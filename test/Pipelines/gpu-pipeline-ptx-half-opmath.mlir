@@ -36,3 +36,30 @@ func.func @bf16_classes(%a: memref<?xbf16>, %c: memref<?xi8>) {
   }
   return
 }
+
+// tanh of bf16 is pw-bf16-math-to-nvvm's exp2 and reciprocal; f16 keeps
+// libdevice's tanhf, which picks between them and a polynomial at
+// |x| >= 0.6 (setp.ge).
+// CHECK-LABEL: .visible .entry bf16_tanh_kernel(
+// CHECK: ex2.approx.ftz.f32
+// CHECK: rcp.approx.ftz.f32
+// CHECK-NOT: setp.ge.f32
+// CHECK-LABEL: .visible .entry f16_tanh_kernel(
+// CHECK: setp.ge.f32
+func.func @bf16_tanh(%a: memref<?xbf16>, %c: memref<?xbf16>) {
+  pointwise.map ins(%a : memref<?xbf16>) outs(%c : memref<?xbf16>) {
+  ^bb0(%x: bf16):
+    %t = math.tanh %x : bf16
+    pointwise.yield %t : bf16
+  }
+  return
+}
+
+func.func @f16_tanh(%a: memref<?xf16>, %c: memref<?xf16>) {
+  pointwise.map ins(%a : memref<?xf16>) outs(%c : memref<?xf16>) {
+  ^bb0(%x: f16):
+    %t = math.tanh %x : f16
+    pointwise.yield %t : f16
+  }
+  return
+}

@@ -286,6 +286,46 @@ def HintGlobalLoadsPass
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def Bf16MathToNVVMPass
+    : Pass<"pw-bf16-math-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Computes tanh of bf16 values with the GPU's exp2 and "
+                "reciprocal units, exactly rounded";
+  let description = [{
+    Runs on a `gpu.module` before `convert-gpu-to-nvvm`, which would call
+    libdevice's `__nv_tanhf` for every `math.tanh` (about 17 instructions
+    per element, the bulk of a bf16 tanh-GELU kernel). A `math.tanh` on
+    f32 (or a vector of f32) qualifies when its operand holds a bf16 number
+    (an `arith.extf` from bf16, possibly negated or made absolute) and
+    every use rounds the result to bf16 (an `arith.truncf` to bf16 with the
+    default rounding, possibly through `arith.negf` or `math.absf`, or an
+    `arith.cmpf uno`/`ord`): the body of a map on bf16 operands in op math. It becomes
+
+    ```
+    tanh(x) = |x| < 1/16 ? x : 1 - 2 / (2^(x * 2/ln 2) + 1)
+    ```
+
+    with the PTX instructions `ex2.approx.ftz.f32` and
+    `rcp.approx.ftz.f32` (vectors lane by lane), five instructions and a
+    select. The f32 result is not tanh's to f32 precision, but its rounding
+    to bf16 is the correctly rounded bf16 tanh of every bf16 input: that
+    holds for every bf16 input when `ex2` and `rcp` err by up to 2^-21
+    relative, about twice what PTX documents for them
+    (`test/Conversion/PointwiseToGPU/bf16-tanh-rounding.py` proves it over
+    all 65,536 inputs; `test/Integration/CPU/bf16-tanh-all-inputs.mlir`
+    checks it on the GPU against libm; `docs/Performance.md`, row
+    `bf16-tanh`). Below 1/16, tanh(x) rounds to x itself in
+    bf16. libdevice's `tanhf` rounds to the same bf16 values.
+
+    f16 has three more significant bits; this sequence misrounds some f16
+    inputs between 0.03 and 0.1, so f16 keeps libdevice's `tanhf`. f32
+    tanh, and a tanh whose f32 result is used unrounded, are left as they
+    are.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def LaunchOnCurrentStreamPass
     : Pass<"pw-launch-on-current-stream", "::mlir::ModuleOp"> {
   let summary = "Makes host launches asynchronous on the runtime's current "

@@ -22,8 +22,12 @@ namespace {
 /// taken branches such as sine's large-argument reduction). Ops that are
 /// one PTX instruction (fma, absf, copysign, floor, ...) count 1; `sqrt`
 /// counts what ptxas expands `sqrt.rn.f32` to (docs/Performance.md, row
-/// `work-estimate`).
+/// `work-estimate`). A bf16 tanh counts the sequence that replaces
+/// libdevice's in kernels.
 double getMathCost(Operation *op) {
+  // pw-bf16-math-to-nvvm's sequence: mul, ex2, add, rcp, fma, setp, selp.
+  if (isa<math::TanhOp>(op) && op->getResult(0).getType().isBF16())
+    return 7;
   return llvm::StringSwitch<double>(op->getName().stripDialect())
       .Case("tanh", 17)
       .Case("exp", 12)
