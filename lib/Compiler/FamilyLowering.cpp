@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Threading.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -70,8 +71,19 @@ std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
       return nullptr;
     lowered.push_back(module);
   } else {
-    // Passes load the dialects they produce; loading them here first keeps
-    // the parallel runs from changing the context's dialects at once.
+    // Each run's PassManager appends its passes' dependent dialects and
+    // dialect extensions (convert-to-llvm's, for one) to the context's
+    // registry, and passes load the dialects they produce: neither is safe
+    // from several threads at once (two threads adding one extension lose a
+    // copy, which LeakSanitizer reports). Done here first, on this thread,
+    // the runs find nothing left to add.
+    {
+      PassManager pipeline(mlirContext);
+      buildFamilyPipeline(pipeline, options);
+      DialectRegistry dependencies;
+      pipeline.getDependentDialects(dependencies);
+      mlirContext->appendDialectRegistry(dependencies);
+    }
     mlirContext->loadAllAvailableDialects();
     for (OwningOpRef<ModuleOp> &part : parts)
       lowered.push_back(*part);

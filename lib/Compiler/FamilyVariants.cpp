@@ -344,23 +344,28 @@ static LogicalResult runReportingErrors(PassManager &pm, ModuleOp module) {
   return failure(reportedError);
 }
 
-LogicalResult pointwise::lowerFamilies(ModuleOp module,
-                                       const FamilyOptions &options,
-                                       TimingScope *timing) {
-  PassManager pm(module.getContext());
-  if (timing)
-    pm.enableTiming(*timing);
+void pointwise::buildFamilyPipeline(OpPassManager &pm,
+                                    const FamilyOptions &options) {
   if (options.target == FamilyTarget::Cpu) {
     CpuPipelineOptions pipeline;
     // The run-time dispatch checks every call's layouts (lib/Runtime).
     pipeline.runtimeVerification = false;
     buildCpuPipeline(pm, pipeline);
-    return runReportingErrors(pm, module);
+    return;
   }
   // Strategy and index bitwidth come from each variant's attributes; the
   // run-time dispatch checks every call's layouts.
   buildGpuCodegenPipeline(pm, options, options.getTileOptions(),
                           /*launchOnCurrentStream=*/true,
                           /*runtimeVerification=*/false);
+}
+
+LogicalResult pointwise::lowerFamilies(ModuleOp module,
+                                       const FamilyOptions &options,
+                                       TimingScope *timing) {
+  PassManager pm(module.getContext());
+  if (timing)
+    pm.enableTiming(*timing);
+  buildFamilyPipeline(pm, options);
   return runReportingErrors(pm, module);
 }
