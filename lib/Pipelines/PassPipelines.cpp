@@ -175,7 +175,12 @@ void pointwise::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(arith::createArithExpandOpsPass());
+  // bf16 conversions as integer operations: on x86 hosts with AVX512-BF16
+  // LLVM would round f32 to bf16 with vcvtneps2bf16, which flushes
+  // subnormals to zero, where PyTorch, NumPy and the GPU keep them.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());

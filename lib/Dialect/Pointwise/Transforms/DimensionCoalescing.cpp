@@ -131,7 +131,8 @@ struct CoalesceDimsPass
         newStrides.push_back(rewriter.getIndexAttr(stride));
       Value coalescedOperand = memref::ReinterpretCastOp::create(
           rewriter, map.getLoc(), type, source, offset, sizes, newStrides);
-      rewriter.modifyOpInPlace(map, [&] { operand->set(coalescedOperand); });
+      OpOperand *use = operand;
+      rewriter.modifyOpInPlace(map, [&] { use->set(coalescedOperand); });
     }
     return success();
   }

@@ -131,7 +131,10 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
     offsets.push_back(
         computeOffsets(add(first, mul(chunk, constant(vectorWidth)))));
     SmallVector<SmallVector<Value>> chunkLanes;
-    for (auto [index, operand] : llvm::enumerate(inputs)) {
+    for (auto [index, input] : llvm::enumerate(inputs)) {
+      // A reference the lambda below can capture (a structured binding
+      // cannot be, before C++20).
+      const FlatOperand &operand = input;
       SmallVector<Value> values;
       Value offset = offsets.back()[index];
       if (!operand.flat) {

@@ -176,9 +176,11 @@ void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
   // Each step covers the tile in rows of consecutive threads along the
   // outputs' contiguous dim L, `width` elements per thread. The inputs
   // not staged are read here, all of a thread's first, then each element
-  // takes the staged ones from their tiles.
-  auto [width, rowsPerStep, column, firstRow] =
-      placeInTile(tiles, thread, vector);
+  // takes the staged ones from their tiles. (Plain variables: the lambdas
+  // below capture them, which structured bindings allow from C++20 only.)
+  TilePlacement placement = placeInTile(tiles, thread, vector);
+  int64_t width = placement.width, rowsPerStep = placement.rowsPerStep;
+  Value column = placement.column, firstRow = placement.firstRow;
   Value sizeP = sizes[tiles.transposedDim];
   Value sizeL = sizes[tiles.last];
   auto emitStep = [&](Value p, ArrayRef<SmallVector<Value>> direct) {
