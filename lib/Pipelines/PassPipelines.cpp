@@ -394,6 +394,9 @@ void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // After the last canonicalization of arith ops, which the guards of
+  // pw-fuse-maps' roundings are there to survive.
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripRoundingGuardsPass());
   // Before libdevice's tanhf would be called for it.
   pm.addNestedPass<gpu::GPUModuleOp>(createBf16MathToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions kernels;

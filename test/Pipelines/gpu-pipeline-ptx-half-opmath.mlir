@@ -63,3 +63,32 @@ func.func @f16_tanh(%a: memref<?xf16>, %c: memref<?xf16>) {
   }
   return
 }
+
+// Two bf16 maps fused by pw-fuse-maps, (x * x) * y: with the guard of the
+// producer's rounding gone (pw-strip-rounding-guards), both multiplies are
+// packed bf16 ones, with no negation and no f32 multiply between
+// conversions on the vector path.
+// RUN: pw-opt %s --pw-fuse-maps --canonicalize --pw-gpu-pipeline="chip=sm_90 format=isa" | %python %lit_support/extract-ptx.py --ptxas %ptxas --arch sm_90 | FileCheck %s --check-prefix=FUSED
+// FUSED-LABEL: .visible .entry fused_square_kernel(
+// FUSED: ld.global{{.*}}.v4.b32
+// FUSED-NOT: {{neg|mul.rn.f32}}
+// FUSED: mul.rn.bf16x2
+// FUSED-NOT: {{neg|mul.rn.f32}}
+// FUSED: st.global.v4.b32
+func.func @fused_square(%a: memref<4096xbf16>, %b: memref<4096xbf16>, %c: memref<4096xbf16>) {
+  %x = bufferization.to_tensor %a restrict : memref<4096xbf16> to tensor<4096xbf16>
+  %y = bufferization.to_tensor %b restrict : memref<4096xbf16> to tensor<4096xbf16>
+  %e = tensor.empty() : tensor<4096xbf16>
+  %s = pointwise.map ins(%x, %x : tensor<4096xbf16>, tensor<4096xbf16>) outs(%e : tensor<4096xbf16>) {
+  ^bb0(%p: bf16, %q: bf16):
+    %m = arith.mulf %p, %q : bf16
+    pointwise.yield %m : bf16
+  } -> tensor<4096xbf16>
+  %t = pointwise.map ins(%s, %y : tensor<4096xbf16>, tensor<4096xbf16>) outs(%e : tensor<4096xbf16>) {
+  ^bb0(%p: bf16, %q: bf16):
+    %m = arith.mulf %p, %q : bf16
+    pointwise.yield %m : bf16
+  } -> tensor<4096xbf16>
+  bufferization.materialize_in_destination %t in restrict writable %c : (tensor<4096xbf16>, memref<4096xbf16>) -> ()
+  return
+}

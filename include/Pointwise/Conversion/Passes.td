@@ -193,6 +193,30 @@ def LowerToGpuPass : Pass<"pw-lower-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def StripRoundingGuardsPass
+    : Pass<"pw-strip-rounding-guards", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Removes the negations around the roundings that "
+                "pw-fuse-maps guards";
+  let description = [{
+    `pw-fuse-maps` rounds a fused producer's f16/bf16 results as
+    `-truncf(-v)` (the same bits: rounding to nearest even is symmetric), so
+    that canonicalization cannot fold the rounding of an int-to-float
+    conversion into a narrower conversion. In op math the consumer reads
+    that value widened, `-extf(truncf(-v))`, which LLVM does not cancel:
+    it moves the outer negation into the consumer (`x * -x` for the
+    square of a guarded `x`) and can then no longer compute the consumer
+    in bf16 or f16 (NVPTX's packed `mul.rn.bf16x2` and friends).
+
+    This pass rewrites `-extf(truncf(-v))` into `extf(truncf(v))`, and
+    `-truncf(-v)` into `truncf(v)`, for roundings to nearest even. It runs
+    on a `gpu.module` after the pipeline's last canonicalization, right
+    before `convert-gpu-to-nvvm`, where no fold can undo a rounding any
+    more; a pipeline that canonicalizes after it loses what the guards
+    protect.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def HintGlobalLoadsPass
     : Pass<"pw-hint-global-loads", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Gives the kernels' global loads an L2 cache policy";

@@ -1,0 +1,97 @@
+//===- StripRoundingGuards.cpp - pw-strip-rounding-guards -----------------===//
+//
+// Part of the pointwise project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Cancels the negations that pw-fuse-maps writes around the roundings of
+// fused producers, once in the kernels no canonicalization follows (see the
+// pass description in Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pointwise/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace pointwise {
+#define GEN_PASS_DEF_STRIPROUNDINGGUARDSPASS
+#include "Pointwise/Conversion/Passes.h.inc"
+} // namespace pointwise
+
+using namespace mlir;
+using namespace pointwise;
+
+namespace {
+
+/// The rounding of `-v` that `value` is, `truncf(-v)` to nearest even;
+/// null otherwise.
+arith::TruncFOp getGuardedRounding(Value value) {
+  auto truncation = value.getDefiningOp<arith::TruncFOp>();
+  if (!truncation)
+    return {};
+  std::optional<arith::RoundingMode> mode = truncation.getRoundingmode();
+  if (mode && *mode != arith::RoundingMode::to_nearest_even)
+    return {};
+  if (!truncation.getIn().getDefiningOp<arith::NegFOp>())
+    return {};
+  return truncation;
+}
+
+/// `-negated`'s replacement, `truncf(v)` or `extf(truncf(v))`, or null when
+/// `negated` is not a guarded rounding (possibly widened).
+Value createUnguarded(OpBuilder &builder, arith::NegFOp negation) {
+  Value negated = negation.getOperand();
+  auto widening = negated.getDefiningOp<arith::ExtFOp>();
+  arith::TruncFOp rounding =
+      getGuardedRounding(widening ? widening.getIn() : negated);
+  if (!rounding)
+    return {};
+  Value unguarded =
+      rounding.getIn().getDefiningOp<arith::NegFOp>().getOperand();
+  Value rounded = arith::TruncFOp::create(
+      builder, negation.getLoc(), rounding.getType(), unguarded,
+      /*roundingmode=*/nullptr, rounding.getFastmathAttr());
+  if (!widening)
+    return rounded;
+  return arith::ExtFOp::create(builder, negation.getLoc(), widening.getType(),
+                               rounded, widening.getFastmathAttr());
+}
+
+struct StripRoundingGuardsPass
+    : pointwise::impl::StripRoundingGuardsPassBase<StripRoundingGuardsPass> {
+  void runOnOperation() override {
+    SmallVector<arith::NegFOp> negations;
+    getOperation().walk(
+        [&](arith::NegFOp negation) { negations.push_back(negation); });
+    SmallVector<Operation *> guards;
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    for (arith::NegFOp negation : negations) {
+      OpBuilder builder(negation);
+      Value unguarded = createUnguarded(builder, negation);
+      if (!unguarded)
+        continue;
+      for (Operation *op = negation.getOperand().getDefiningOp();
+           isa_and_nonnull<arith::ExtFOp, arith::TruncFOp, arith::NegFOp>(op);
+           op = op->getOperand(0).getDefiningOp())
+        if (seen.insert(op).second)
+          guards.push_back(op);
+      negation.replaceAllUsesWith(unguarded);
+      negation.erase();
+    }
+    // The guards' ops that nothing reads any more, users first.
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (Operation *&op : guards)
+        if (op && isOpTriviallyDead(op)) {
+          op->erase();
+          op = nullptr;
+          erased = true;
+        }
+    }
+  }
+};
+
+} // namespace
