@@ -40,14 +40,50 @@ arith::TruncFOp getGuardedRounding(Value value) {
   return truncation;
 }
 
+/// Whether every use of `value` rounds it to `narrow` (an element type),
+/// directly or through a guard's negation: a value that LLVM can then
+/// compute in `narrow` itself.
+bool isRoundedTo(Value value, Type narrow) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<arith::TruncFOp>(user) &&
+        getElementTypeOrSelf(user->getResult(0).getType()) == narrow)
+      continue;
+    if (isa<arith::NegFOp>(user) && isRoundedTo(user->getResult(0), narrow))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// Whether the ops that read `widened` (a guarded rounding, widened) all
+/// round their results to the rounding's type: the consumer is then narrow
+/// arithmetic that LLVM computes in that type (packed on the GPU) once the
+/// guard is gone. A consumer that goes on in f32 (op math across a body)
+/// keeps the guard: without it, LLVM narrows the first op and converts
+/// back and forth (docs/Performance.md, row `rounding-guards`).
+bool feedsNarrowArithmetic(Value widened, Type narrow) {
+  for (Operation *user : widened.getUsers()) {
+    if (user->getNumResults() != 1 || !user->hasTrait<OpTrait::Elementwise>())
+      return false;
+    if (!isRoundedTo(user->getResult(0), narrow))
+      return false;
+  }
+  return true;
+}
+
 /// `-negated`'s replacement, `truncf(v)` or `extf(truncf(v))`, or null when
-/// `negated` is not a guarded rounding (possibly widened).
+/// `negated` is not a guarded rounding (possibly widened) or, widened, it
+/// does not feed narrow arithmetic.
 Value createUnguarded(OpBuilder &builder, arith::NegFOp negation) {
   Value negated = negation.getOperand();
   auto widening = negated.getDefiningOp<arith::ExtFOp>();
   arith::TruncFOp rounding =
       getGuardedRounding(widening ? widening.getIn() : negated);
   if (!rounding)
+    return {};
+  if (widening &&
+      !feedsNarrowArithmetic(negation.getResult(),
+                             getElementTypeOrSelf(rounding.getType())))
     return {};
   Value unguarded =
       rounding.getIn().getDefiningOp<arith::NegFOp>().getOperand();

@@ -1,18 +1,41 @@
 // pw-strip-rounding-guards: the negations that pw-fuse-maps writes around a
-// fused producer's rounding, -extf(truncf(-v)) in op math, cancel; other
-// negations and roundings stay.
+// fused producer's rounding, -extf(truncf(-v)) in op math, cancel where the
+// consumer rounds to the same type; other negations and roundings stay.
 // RUN: pw-opt %s --pass-pipeline='builtin.module(gpu.module(pw-strip-rounding-guards))' | FileCheck %s
 
 gpu.module @kernels {
+  // The consumer's result is rounded to bf16 (directly, or through the next
+  // guard): the guard goes.
   // CHECK-LABEL: gpu.func @widened
   // CHECK-SAME: (%[[X:.*]]: f32, %[[Y:.*]]: f32,
   // CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[X]] : f32
   // CHECK: %[[R:.*]] = arith.truncf %[[P]] : f32 to bf16
   // CHECK: %[[E:.*]] = arith.extf %[[R]] : bf16 to f32
-  // CHECK: arith.mulf %[[E]], %[[Y]] : f32
-  gpu.func @widened(%x: f32, %y: f32, %out: memref<f32>) kernel {
+  // CHECK: %[[M:.*]] = arith.mulf %[[E]], %[[Y]] : f32
+  // CHECK: %[[NM:.*]] = arith.negf %[[M]] : f32
+  // CHECK: arith.truncf %[[NM]] : f32 to bf16
+  gpu.func @widened(%x: f32, %y: f32, %out: memref<bf16>) kernel {
     %p = arith.mulf %x, %x : f32
     %n = arith.negf %p : f32
+    %r = arith.truncf %n : f32 to bf16
+    %e = arith.extf %r : bf16 to f32
+    %v = arith.negf %e : f32
+    %m = arith.mulf %v, %y : f32
+    %nm = arith.negf %m : f32
+    %t = arith.truncf %nm : f32 to bf16
+    memref.store %t, %out[] : memref<bf16>
+    gpu.return
+  }
+
+  // The consumer goes on in f32 (op math within a body): the guard stays,
+  // so that LLVM does not narrow the multiply and convert back.
+  // CHECK-LABEL: gpu.func @f32_consumer
+  // CHECK: arith.negf
+  // CHECK: arith.truncf
+  // CHECK: arith.extf
+  // CHECK: arith.negf
+  gpu.func @f32_consumer(%x: f32, %y: f32, %out: memref<f32>) kernel {
+    %n = arith.negf %x : f32
     %r = arith.truncf %n : f32 to bf16
     %e = arith.extf %r : bf16 to f32
     %v = arith.negf %e : f32
