@@ -109,15 +109,23 @@ struct StripRoundingGuardsPass
       Value unguarded = createUnguarded(builder, negation);
       if (!unguarded)
         continue;
-      for (Operation *op = negation.getOperand().getDefiningOp();
-           isa_and_nonnull<arith::ExtFOp, arith::TruncFOp, arith::NegFOp>(op);
-           op = op->getOperand(0).getDefiningOp())
+      // The negation and the guard's own ops (the widening if any, the
+      // rounding, the inner negation) go once nothing reads them; erased
+      // only after every match, since one guard's inner negation can be
+      // another's outer one.
+      negation.replaceAllUsesWith(unguarded);
+      Operation *op = negation;
+      for (int step = isa<arith::ExtFOp>(negation.getOperand().getDefiningOp())
+                          ? 4
+                          : 3;
+           step > 0; --step) {
         if (seen.insert(op).second)
           guards.push_back(op);
-      negation.replaceAllUsesWith(unguarded);
-      negation.erase();
+        if (step > 1)
+          op = op->getOperand(0).getDefiningOp();
+      }
     }
-    // The guards' ops that nothing reads any more, users first.
+    // The ops that nothing reads any more, users first.
     for (bool erased = true; erased;) {
       erased = false;
       for (Operation *&op : guards)
