@@ -21,7 +21,10 @@ workdir=${3:-$build/fuzz}
 shift $(($# < 3 ? $# : 3))
 
 fuzzer=$build/bin/pw-opt-fuzzer
-if ! "$fuzzer" -help=1 2>&1 | grep -q max_total_time; then
+# The whole help text first: `grep -q` would stop reading at the first match
+# and, under pipefail, the fuzzer's SIGPIPE would fail the test.
+help=$("$fuzzer" -help=1 2>&1 || true)
+if [[ $help != *max_total_time* ]]; then
   echo "libfuzzer.sh: $fuzzer is not a libFuzzer binary" \
     "(configure with -DLLVM_USE_SANITIZE_COVERAGE=ON)" >&2
   exit 2
