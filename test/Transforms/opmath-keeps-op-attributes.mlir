@@ -1,7 +1,9 @@
 // Opmath computes f16/bf16 map bodies in f32 and keeps every op's attributes:
 // an explicit arith.truncf keeps its rounding mode (to nearest even, the one
-// the verifier allows) and fast-math flags (its rounding happens where it
-// stands, then the value goes back to f32), arith.extf its fast-math flags,
+// the verifier allows; from f32 to bf16 it is written as the default, see
+// test/Integration/CPU/bf16-explicit-rounding.mlir) and fast-math flags (its
+// rounding happens where it stands, then the value goes back to f32),
+// arith.extf its fast-math flags,
 // and the ops computed in f32 their predicates and flags. pw-lower-to-loops
 // and pw-tile share that code.
 // RUN: pw-opt %s --pw-lower-to-loops | FileCheck %s

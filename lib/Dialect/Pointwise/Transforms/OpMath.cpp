@@ -193,11 +193,19 @@ public:
     if (auto trunc = dyn_cast<arith::TruncFOp>(op);
         trunc && isHalf(trunc.getType())) {
       // Keep the rounding the body asks for, in its rounding mode, then go
-      // back to f32.
-      Value rounded = arith::TruncFOp::create(
-          builder, op.getLoc(), lift(trunc.getType()),
-          values.lookup(trunc.getIn()), trunc.getRoundingmodeAttr(),
-          trunc.getFastmathAttr());
+      // back to f32. From f32 to bf16 an explicit to_nearest_even (the only
+      // mode the verifier lets a body name, and the default) is written
+      // without the attribute, which the CPU pipeline's integer bf16
+      // rounding (arith-expand-ops) does not accept.
+      Value in = values.lookup(trunc.getIn());
+      arith::RoundingModeAttr mode = trunc.getRoundingmodeAttr();
+      if (mode && mode.getValue() == arith::RoundingMode::to_nearest_even &&
+          getElementTypeOrSelf(trunc.getType()).isBF16() &&
+          getElementTypeOrSelf(in.getType()).isF32())
+        mode = nullptr;
+      Value rounded =
+          arith::TruncFOp::create(builder, op.getLoc(), lift(trunc.getType()),
+                                  in, mode, trunc.getFastmathAttr());
       values.map(trunc.getResult(), widen(rounded));
       return;
     }

@@ -22,11 +22,18 @@ namespace {
 /// taken branches such as sine's large-argument reduction). Ops that are
 /// one PTX instruction (fma, absf, copysign, floor, ...) count 1; `sqrt`
 /// counts what ptxas expands `sqrt.rn.f32` to (docs/Performance.md, row
-/// `work-estimate`). A bf16 tanh counts the sequence that replaces
-/// libdevice's in kernels.
+/// `work-estimate`). A bf16 tanh that pw-bf16-math-to-nvvm replaces counts
+/// its sequence.
 double getMathCost(Operation *op) {
-  // pw-bf16-math-to-nvvm's sequence: mul, ex2, add, rcp, fma, setp, selp.
-  if (isa<math::TanhOp>(op) && op->getResult(0).getType().isBF16())
+  // pw-bf16-math-to-nvvm's sequence (mul, ex2, add, rcp, fma, setp, selp)
+  // where the kernel will have it: a bf16 tanh of a bf16 input whose result
+  // is stored. Elsewhere op math keeps operand or result in f32 and the
+  // tanh stays libdevice's.
+  if (isa<math::TanhOp>(op) && op->getResult(0).getType().isBF16() &&
+      isa<BlockArgument>(op->getOperand(0)) &&
+      llvm::all_of(op->getUsers(), [](Operation *user) {
+        return user->hasTrait<OpTrait::IsTerminator>();
+      }))
     return 7;
   return llvm::StringSwitch<double>(op->getName().stripDialect())
       .Case("tanh", 17)
