@@ -13,7 +13,7 @@ if not torch.cuda.is_available():
     pytest.skip("no CUDA device", allow_module_level=True)
 pw = pytest.importorskip("pointwise")
 
-from semantics_functions import add, arithmetic, compare, copy, divmod_
+from semantics_functions import add, arithmetic, compare, copy, divmod_, float_to_integer
 
 
 pytestmark = pytest.mark.usefixtures("quiet_shared_cache")
@@ -85,24 +85,6 @@ FLOATS = [0.0, -0.0, 0.5, -0.5, 0.99, -0.99, 1.5, -1.5, 2.5, -2.5, 100.7,
           -1e30, math.inf, -math.inf, math.nan]
 
 INTEGER_TYPES = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8]
-
-
-def float_to_integer(value, bits, signed):
-    """The documented conversion (docs/Python.md): truncation, saturating
-    (NaN is 0), except that uint8 goes through int64 and wraps around."""
-    if math.isnan(value):
-        return 0
-    if not math.isinf(value):
-        value = math.trunc(value)
-
-    def saturate(v, low, high):
-        return low if v < low else high if v > high else int(v)
-
-    if signed:
-        return saturate(value, -2**(bits - 1), 2**(bits - 1) - 1)
-    if bits == 8:
-        return saturate(value, -2**63, 2**63 - 1) % 2**8
-    return saturate(value, 0, 2**bits - 1)
 
 
 @pytest.mark.parametrize("source", [torch.float32, torch.float64,
