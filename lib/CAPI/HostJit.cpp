@@ -6,6 +6,7 @@
 
 #include "HostJit.h"
 
+#include "Pointwise/Compiler/HostBuiltins.h"
 #include "Pointwise/Runtime/Runtime.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -146,6 +147,15 @@ std::unique_ptr<HostJit> HostJit::create(llvm::StringRef object,
       return nullptr;
     }
     dylib.addGenerator(std::move(*runtime));
+  }
+  llvm::orc::SymbolMap builtins;
+  for (const pointwise::HostBuiltin &builtin : pointwise::getHostBuiltins())
+    builtins[jit.mangleAndIntern(builtin.name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(builtin.address),
+        llvm::JITSymbolFlags::Exported};
+  if (llvm::Error err = dylib.define(llvm::orc::absoluteSymbols(builtins))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
   }
   auto process =
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);

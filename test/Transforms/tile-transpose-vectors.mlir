@@ -25,6 +25,13 @@
 // CHECK-COUNT-16: memref.store %{{.*}}, %[[TILE]]
 // CHECK: } else {
 // CHECK-COUNT-16: memref.load
+// Edge tiles guard each element in a loop over the tile's rows: one copy of
+// the staging code and of the body, not one per row step.
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c4
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[TILE]]
+// CHECK-NOT: memref.store %{{.*}}, %[[TILE]]
 // CHECK: scf.parallel
 // CHECK: scf.if %[[FULL]] {
 // CHECK-NEXT: scf.if %[[SAFE]] {
@@ -32,6 +39,11 @@
 // CHECK-COUNT-4: memref.load %[[TILE]]
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<{{.*}}xf32>, vector<4xf32>
 // CHECK: } else {
+// CHECK-COUNT-16: arith.addf
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c4
+// CHECK: arith.addf
+// CHECK-NOT: arith.addf
 // A 64 x 64 tile of two f32 inputs: 32 KiB of input per block.
 // CHECK: pointwise.input_bytes_per_block = 32768 : i64, pointwise.instructions_per_byte = {{.*}} : f64, pointwise.strategy = "transpose"
 func.func @transposed_vectors(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>, %c: memref<?x?xf32, strided<[?, 1], offset: ?>>) attributes {pointwise.broadcast_resolved} {

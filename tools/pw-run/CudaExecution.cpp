@@ -127,6 +127,7 @@ CudaExecution::create(ModuleOp module, llvm::StringRef entry,
                  : "--target=cuda: compiling the kernel family failed "
                    "(diagnostics above)");
   }
+  (*engine)->registerSymbols(getHostBuiltinSymbols);
   execution->engine = std::move(*engine);
   // Runs the host module's constructors: they register its GPU binary
   // (mgpuModuleLoad), which the family's variants launch from.

@@ -6,6 +6,8 @@
 
 #include "JitExecution.h"
 
+#include "Pointwise/Compiler/HostBuiltins.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -113,6 +115,16 @@ pointwise::run::prepareForJit(ModuleOp module, StringRef entry) {
   return copy;
 }
 
+llvm::orc::SymbolMap
+pointwise::run::getHostBuiltinSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  for (const HostBuiltin &builtin : getHostBuiltins())
+    symbols[interner(builtin.name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(builtin.address),
+        llvm::JITSymbolFlags::Exported};
+  return symbols;
+}
+
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 pointwise::run::createEngine(ModuleOp lowered) {
   ExecutionEngineOptions engineOptions;
@@ -121,7 +133,7 @@ pointwise::run::createEngine(ModuleOp lowered) {
   auto engine = ExecutionEngine::create(lowered, engineOptions);
   if (engine)
     (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
+      llvm::orc::SymbolMap symbols = getHostBuiltinSymbols(interner);
       symbols[interner("__truncdfbf2")] = {
           llvm::orc::ExecutorAddr::fromPtr(&truncateDoubleToBFloat),
           llvm::JITSymbolFlags::Exported};

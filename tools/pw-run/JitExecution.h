@@ -18,6 +18,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ExecutionEngine/Orc/CoreContainers.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -43,6 +45,10 @@ std::string getJitName(llvm::StringRef name);
 /// C interface on `entry`'s.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 prepareForJit(mlir::ModuleOp module, llvm::StringRef entry);
+
+/// The compiler builtins host code may call (HostBuiltins.h), for a JIT.
+llvm::orc::SymbolMap
+getHostBuiltinSymbols(llvm::orc::MangleAndInterner interner);
 
 /// JIT-compiles a module in the LLVM dialect (O2), resolving the symbols
 /// pw-run provides to JIT-compiled code (see JitExecution.cpp) and the

@@ -103,12 +103,12 @@ struct FlatOperand {
   bool broadcastAlongLastDim = false;
 };
 
-/// Division by a size that is the same for every thread. With 32-bit index
-/// arithmetic the host computes a magic multiplier and shift once
-/// (Granlund-Montgomery, as PyTorch's IntDivider) and each thread divides
-/// with a multiply-high, an add and a shift; dividends stay below 2^31, so
-/// the add cannot overflow. Constant divisors, and 64-bit arithmetic, use
-/// plain division (LLVM strength-reduces constant divisors itself).
+/// Division by a size that is the same for every thread. The host computes
+/// a magic multiplier and shift once (Granlund-Montgomery, as PyTorch's
+/// IntDivider, in twice the index width) and each thread divides with a
+/// multiply-high, an add and a shift; dividends stay below 2^31 in 32-bit
+/// kernels and below 2^63 in 64-bit ones, so the add cannot overflow.
+/// Constant divisors use plain division (LLVM strength-reduces them).
 struct Divider {
   mlir::Value divisor;
   mlir::Value magic; // null: plain division
@@ -268,6 +268,10 @@ private:
                             bool vector, bool guarded);
   void emitTransposeCompute(const TransposeTiles &tiles, mlir::Value thread,
                             bool vector, bool guarded);
+  /// A loop over an edge tile's rows, 0 to E by `rowsPerStep`, with the
+  /// insertion point moved into it; returns its induction variable.
+  mlir::Value createEdgeTileRowLoop(const TransposeTiles &tiles,
+                                    int64_t rowsPerStep);
   /// Element offsets of every operand at linear iteration index `linear`.
   llvm::SmallVector<mlir::Value> computeOffsets(mlir::Value linear);
   mlir::Value load(const FlatOperand &operand, mlir::Value offset);

@@ -139,18 +139,12 @@ void KernelEmitter::emitTransposeStaging(const TransposeTiles &tiles,
     SmallVector<Value> values;
     Value buffer, p, l;
   };
-  SmallVector<Staged> staged;
-  for (int64_t row = 0; row < tiles.edge; row += rowsPerStep) {
-    Value l = add(firstRow, constant(row));
+  if (guarded) {
+    OpBuilder::InsertionGuard rows(builder);
+    Value l = add(firstRow, createEdgeTileRowLoop(tiles, rowsPerStep));
     for (auto [index, buffer] : llvm::enumerate(tiles.buffers)) {
       if (!buffer)
         continue;
-      const FlatOperand &input = inputs[index];
-      Value offset = getTileElementOffset(tiles, index, column, l);
-      if (!guarded) {
-        staged.push_back({loadVector(input, offset, width), buffer, column, l});
-        continue;
-      }
       auto guard = scf::IfOp::create(
           builder, loc,
           bothTrue(
@@ -158,8 +152,21 @@ void KernelEmitter::emitTransposeStaging(const TransposeTiles &tiles,
               lessThan(add(tiles.firstL, l), sizes[tiles.last])));
       OpBuilder::InsertionGuard inside(builder);
       builder.setInsertionPointToStart(guard.thenBlock());
-      memref::StoreOp::create(builder, loc, load(input, offset), buffer,
+      Value offset = getTileElementOffset(tiles, index, column, l);
+      memref::StoreOp::create(builder, loc, load(inputs[index], offset), buffer,
                               ValueRange{toIndex(l), toIndex(column)});
+    }
+    return;
+  }
+  SmallVector<Staged> staged;
+  for (int64_t row = 0; row < tiles.edge; row += rowsPerStep) {
+    Value l = add(firstRow, constant(row));
+    for (auto [index, buffer] : llvm::enumerate(tiles.buffers)) {
+      if (!buffer)
+        continue;
+      Value offset = getTileElementOffset(tiles, index, column, l);
+      staged.push_back(
+          {loadVector(inputs[index], offset, width), buffer, column, l});
     }
   }
   for (const Staged &element : staged)
@@ -240,16 +247,26 @@ void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
       emitStep(p, direct);
     return;
   }
-  for (int64_t row = 0; row < tiles.edge; row += rowsPerStep) {
-    Value p = add(firstRow, constant(row));
-    auto guard =
-        scf::IfOp::create(builder, loc,
-                          bothTrue(lessThan(add(tiles.firstP, p), sizeP),
-                                   lessThan(add(tiles.firstL, column), sizeL)));
-    OpBuilder::InsertionGuard inside(builder);
-    builder.setInsertionPointToStart(guard.thenBlock());
-    emitStep(p, loadDirect(p));
-  }
+  OpBuilder::InsertionGuard rows(builder);
+  Value p = add(firstRow, createEdgeTileRowLoop(tiles, rowsPerStep));
+  auto guard =
+      scf::IfOp::create(builder, loc,
+                        bothTrue(lessThan(add(tiles.firstP, p), sizeP),
+                                 lessThan(add(tiles.firstL, column), sizeL)));
+  builder.setInsertionPointToStart(guard.thenBlock());
+  emitStep(p, loadDirect(p));
+}
+
+// Edge tiles guard every element, and each guarded element waits for its
+// own load, so unrolling their rows gains no loads in flight: a loop keeps
+// one copy of the body instead of edge / rowsPerStep (docs/Performance.md,
+// row `transpose-edge-loop`).
+Value KernelEmitter::createEdgeTileRowLoop(const TransposeTiles &tiles,
+                                           int64_t rowsPerStep) {
+  auto rows = scf::ForOp::create(builder, loc, constant(0),
+                                 constant(tiles.edge), constant(rowsPerStep));
+  builder.setInsertionPointToStart(rows.getBody());
+  return rows.getInductionVar();
 }
 
 // Tiles along the outputs' last dim vary fastest in the grid
