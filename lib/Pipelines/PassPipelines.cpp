@@ -399,6 +399,11 @@ void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createStripRoundingGuardsPass());
   // Before libdevice's tanhf would be called for it.
   pm.addNestedPass<gpu::GPUModuleOp>(createBf16MathToNVVMPass());
+  // A sine and a cosine of one value become one libdevice sincos, which
+  // reduces the argument once: half the code of two calls, each with its
+  // own Payne-Hanek path for large arguments (docs/Performance.md, row
+  // `sincos-fusion`).
+  pm.addNestedPass<gpu::GPUModuleOp>(math::createMathSincosFusionPass());
   ConvertGpuOpsToNVVMOpsOptions kernels;
   kernels.useBarePtrCallConv = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
@@ -413,6 +418,8 @@ void pointwise::buildGpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass(host));
   if (launchOnCurrentStream)
     pm.addPass(createLaunchOnCurrentStreamPass());
+  // One binary for the module's kernels: one ptxas run, not one per kernel.
+  pm.addPass(createMergeGpuModulesPass());
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.cudaPath.empty() ? findCudaToolkit()
                                                 : std::string(options.cudaPath);

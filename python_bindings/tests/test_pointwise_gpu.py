@@ -184,6 +184,35 @@ def test_bf16_tanh_is_eagers_on_every_input():
     assert torch.equal(ours_bits, exact)
 
 
+def test_sincos_fusion_keeps_sin_and_cos_bit_for_bit():
+    """A sine and a cosine of one value compile to one sincos: on every one
+    of the 2^32 float32 inputs, its results are bit for bit those of the
+    sine and the cosine compiled apart, and NaN where they are."""
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT"), (0, "DEFAULT")],
+                  num_outputs=2)
+    def cos_and_sin(t):
+        return pw.cos(t), pw.sin(t)
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def cos(t):
+        return pw.cos(t)
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def sin(t):
+        return pw.sin(t)
+
+    chunk = 1 << 28
+    for start in range(-(1 << 31), 1 << 31, chunk):
+        t = torch.arange(start, start + chunk, dtype=torch.int64,
+                         device="cuda").to(torch.int32).view(torch.float32)
+        fused_cos, fused_sin = cos_and_sin(t)
+        for fused, apart in ((fused_cos, cos(t)), (fused_sin, sin(t))):
+            nan = torch.isnan(apart)
+            assert torch.equal(torch.isnan(fused), nan)
+            assert torch.equal(fused.view(torch.int32)[~nan],
+                               apart.view(torch.int32)[~nan])
+
+
 def test_in_place_and_preallocated():
     a = random((256, 256), torch.float32, 1)
     b = random((256,), torch.float32, 2)
