@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The variants of a family share nothing but their names' prefix: each is
-// lowered (pw-gpu-pipeline down to its gpu.binary, or pw-cpu-pipeline) in a
-// module of its own, all on the context's threads, and their translations
-// are linked into one host module. The GPU code of a variant is the same
-// as when the variants are lowered together: every kernel lives in its own
-// gpu.module either way.
+// The variants of a family share nothing but their names' prefix: they are
+// lowered (pw-gpu-pipeline down to a gpu.binary, or pw-cpu-pipeline) in a
+// few modules, each holding some of them, on the context's threads, and
+// their translations are linked into one host module. The GPU code of a
+// variant is the same however the variants are grouped: its kernel is
+// compiled on its own, in one binary with the other kernels of its part.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,28 +27,49 @@ using namespace pointwise;
 
 namespace {
 
-/// Moves each variant function of `module` into a module of its own, with
-/// `module`'s attributes. Leaves `module` as one part when it holds anything
-/// else (helpers the variants may share), which then lowers as a whole.
+/// The relative cost of compiling `variant` (docs/Performance.md, row
+/// `merged-gpu-modules`): ptxas takes about three times as long for a
+/// transpose kernel as for a 32-bit linear one, and twice as long for a
+/// 64-bit linear one.
+unsigned estimateCompileCost(const FamilyVariant &variant) {
+  if (variant.transpose)
+    return 3;
+  return variant.indexBitwidth == 64 ? 2 : 1;
+}
+
+/// Moves the variant functions of `module` into `count` modules of their
+/// own, with `module`'s attributes, the costliest first, each into the part
+/// with the least estimated cost so far. Leaves `module` as one part when
+/// it holds anything else (helpers the variants may share), which then
+/// lowers as a whole.
 SmallVector<OwningOpRef<ModuleOp>>
-splitVariants(ModuleOp module, ArrayRef<FamilySpec> families) {
+splitVariants(ModuleOp module, ArrayRef<FamilySpec> families, size_t count) {
   SmallVector<OwningOpRef<ModuleOp>> parts;
-  llvm::StringSet<> variants;
+  llvm::StringMap<unsigned> costs;
   for (const FamilySpec &family : families)
     for (const FamilyVariant &variant : family.variants)
-      variants.insert(variant.function);
-  bool onlyVariants = llvm::all_of(*module.getBody(), [&](Operation &op) {
+      costs[variant.function] = estimateCompileCost(variant);
+  SmallVector<std::pair<unsigned, Operation *>> variants;
+  for (Operation &op : *module.getBody()) {
     auto function = dyn_cast<func::FuncOp>(op);
-    return function && variants.contains(function.getName());
-  });
-  if (!onlyVariants)
-    return parts;
-  for (Operation &op : llvm::make_early_inc_range(*module.getBody())) {
-    OwningOpRef<ModuleOp> part = ModuleOp::create(op.getLoc());
-    part.get()->setAttrs(module->getAttrDictionary());
-    op.remove();
-    part->getBody()->push_back(&op);
-    parts.push_back(std::move(part));
+    auto cost = function ? costs.find(function.getName()) : costs.end();
+    if (cost == costs.end())
+      return parts;
+    variants.push_back({cost->second, &op});
+  }
+  llvm::stable_sort(
+      variants, [](const auto &a, const auto &b) { return a.first > b.first; });
+  count = std::min(count, variants.size());
+  SmallVector<unsigned> partCosts(count, 0);
+  for (size_t index = 0; index < count; ++index) {
+    parts.push_back(ModuleOp::create(module.getLoc()));
+    parts.back().get()->setAttrs(module->getAttrDictionary());
+  }
+  for (auto [cost, op] : variants) {
+    size_t cheapest = llvm::min_element(partCosts) - partCosts.begin();
+    partCosts[cheapest] += cost;
+    op->remove();
+    parts[cheapest]->getBody()->push_back(op);
   }
   return parts;
 }
@@ -64,7 +85,15 @@ std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
   // family tables alone.
   if (module.getBody()->empty())
     return std::make_unique<llvm::Module>("pointwise", context);
-  SmallVector<OwningOpRef<ModuleOp>> parts = splitVariants(module, families);
+  // A few variants per part: each part's kernels compile into one binary
+  // (pw-merge-gpu-modules), so the fixed costs of a binary (NVPTX's set-up,
+  // libdevice, a ptxas and a fatbinary process) are paid per part, while
+  // two parts per thread keep the threads busy when variants differ in cost
+  // (docs/Performance.md, row `merged-gpu-modules`).
+  size_t threads =
+      mlirContext->isMultithreadingEnabled() ? mlirContext->getNumThreads() : 1;
+  SmallVector<OwningOpRef<ModuleOp>> parts =
+      splitVariants(module, families, threads == 1 ? 1 : 2 * threads);
   SmallVector<ModuleOp> lowered;
   if (parts.empty()) {
     if (failed(lowerFamilies(module, options, timing)))

@@ -10,8 +10,11 @@
 // CPU: llvm.func @in_affine_for
 // CPU: llvm.func @negative_static_offset
 // GPU: llvm.func @in_affine_for
+// GPU: gpu.binary @in_affine_for_kernel
+// GPU-SAME: .entry in_affine_for_kernel(
+// GPU-SAME: .entry negative_static_offset_kernel(
 // GPU: llvm.func @negative_static_offset
-// GPU: gpu.binary
+// GPU: gpu.launch_func @in_affine_for_kernel::@negative_static_offset_kernel
 // VALUES: argument #1 (4x8@8,1+0 xf32):
 // VALUES-NEXT: {{\[\[}}-0, -1, -2, -3, -4, -5, -6, -7], [-8,
 // VALUES: check passed

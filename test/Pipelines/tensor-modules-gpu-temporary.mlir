@@ -25,8 +25,8 @@
 // HOST-NOT: mgpuStreamCreate
 // HOST: %[[STREAM:.*]] = llvm.call @pwGetStream()
 // HOST: llvm.call @pwMemAllocOnStream(%{{.*}}, %[[STREAM]], %{{.*}})
-// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @chain_kernel
-// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @chain_kernel_0
+// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @chain_kernel::@chain_kernel
+// HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @chain_kernel::@chain_kernel_0
 // HOST: llvm.call @pwMemFreeOnStream
 // HOST-NOT: mgpuStreamSynchronize
 // HOST-NOT: mgpuStreamDestroy

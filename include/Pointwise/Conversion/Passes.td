@@ -217,6 +217,30 @@ def StripRoundingGuardsPass
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MergeGpuModulesPass : Pass<"pw-merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Moves the kernels of a module's gpu.modules into one";
+  let description = [{
+    Kernel outlining gives every kernel a `gpu.module` of its own, and
+    `gpu-module-to-binary` compiles each `gpu.module` on its own: one NVPTX
+    run, one `ptxas` process and one `fatbinary` process per kernel, each
+    with a start-up cost of its own (`ptxas` alone about 15 ms on the
+    development machine; docs/Performance.md, row `merged-gpu-modules`),
+    and libdevice linked into every module that calls it. This pass moves
+    the contents of the top-level `gpu.module`s that have the same targets
+    and attributes into the first of them, so that they compile as one
+    binary that the host loads once, and points the `gpu.launch_func` ops
+    at it. The kernels' code is unchanged: each is compiled as before, in
+    a module with the others.
+
+    Symbols that two modules both define (libdevice declarations, the
+    helper functions outlining copies into each module) are kept once when
+    they are the same operation; a symbol of the same name that differs is
+    renamed, with its uses, before it moves. A module with one `gpu.module`,
+    or none, is left as it is.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def HintGlobalLoadsPass
     : Pass<"pw-hint-global-loads", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Gives the kernels' global loads an L2 cache policy";
