@@ -68,13 +68,14 @@ void redirectReferences(Operation *root, gpu::GPUModuleOp from,
                         const llvm::DenseMap<StringAttr, StringAttr> &renamed) {
   StringAttr fromName = from.getNameAttr(), intoName = into.getNameAttr();
   AttrTypeReplacer replacer;
-  // The new reference is not visited again: a module and a kernel may
-  // share a name (@k_0::@k), so its nested part would match `from` too.
+  // References are taken whole: neither a replacement nor the nested part
+  // of another reference is visited again, since a kernel may have the
+  // name of a module (@k_0::@k): its nested @k is no reference to @k.
   replacer.addReplacement(
       [&](SymbolRefAttr reference)
           -> std::optional<std::pair<Attribute, WalkResult>> {
         if (reference.getRootReference() != fromName)
-          return std::nullopt;
+          return std::make_pair(reference, WalkResult::skip());
         SmallVector<FlatSymbolRefAttr> nested(reference.getNestedReferences());
         if (!nested.empty())
           if (auto name = renamed.find(nested.front().getAttr());

@@ -116,3 +116,49 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A launch of a later module's kernel whose name is an earlier module's
+// (@choose_kernel_0::@choose_kernel) keeps naming that kernel while the
+// module @choose_kernel merges first.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: gpu.module @first_kernel [#nvvm.target<chip = "sm_90">] {
+// CHECK: llvm.func @first_kernel() attributes {gpu.kernel, nvvm.kernel} {
+// CHECK: llvm.func @choose_kernel() attributes {gpu.kernel, nvvm.kernel} {
+// CHECK-NEXT: llvm.mlir.constant(1 : i32)
+// CHECK: llvm.func @[[ELSE:choose_kernel_[0-9]+]]() attributes {gpu.kernel, nvvm.kernel} {
+// CHECK-NEXT: llvm.mlir.constant(2 : i32)
+// CHECK-NOT: gpu.module
+// CHECK: gpu.launch_func @first_kernel::@first_kernel blocks
+// CHECK: gpu.launch_func @first_kernel::@choose_kernel blocks
+// CHECK: gpu.launch_func @first_kernel::@[[ELSE]] blocks
+module attributes {gpu.container_module} {
+  gpu.module @first_kernel [#nvvm.target<chip = "sm_90">] {
+    llvm.func @first_kernel() attributes {gpu.kernel, nvvm.kernel} {
+      llvm.return
+    }
+  }
+  gpu.module @choose_kernel [#nvvm.target<chip = "sm_90">] {
+    llvm.func @choose_kernel() attributes {gpu.kernel, nvvm.kernel} {
+      %0 = llvm.mlir.constant(1 : i32) : i32
+      llvm.return
+    }
+  }
+  gpu.module @choose_kernel_0 [#nvvm.target<chip = "sm_90">] {
+    llvm.func @choose_kernel() attributes {gpu.kernel, nvvm.kernel} {
+      %0 = llvm.mlir.constant(2 : i32) : i32
+      llvm.return
+    }
+  }
+  func.func @choose(%negate: i1) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @first_kernel::@first_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    scf.if %negate {
+      gpu.launch_func @choose_kernel::@choose_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    } else {
+      gpu.launch_func @choose_kernel_0::@choose_kernel blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    }
+    return
+  }
+}
