@@ -66,8 +66,9 @@ llvm::cl::opt<std::string>
                llvm::cl::init(""), llvm::cl::cat(compileOptions));
 llvm::cl::opt<std::string> gpuBinariesDir(
     "dump-gpu-binaries",
-    llvm::cl::desc("Also write each variant's GPU binary into this directory "
-                   "as <kernel module>.{ptx,cubin,fatbin}"),
+    llvm::cl::desc("Also write each GPU binary (the kernels of a few "
+                   "variants) into this directory as <first kernel's "
+                   "module>.{ptx,cubin,fatbin}"),
     llvm::cl::value_desc("dir"), llvm::cl::cat(compileOptions));
 llvm::cl::opt<bool> quiet("quiet", llvm::cl::desc("No progress lines"),
                           llvm::cl::cat(compileOptions));

@@ -15,7 +15,7 @@
 //   1. buildFamilyVariants: MLIR -> MLIR, replaces each function by its
 //      variants and describes the family;
 //   2. lowerFamilies: pw-gpu-pipeline with launches on the current stream,
-//      one variant per module, in parallel (lowerAndTranslateFamilies);
+//      a few variants per module, in parallel (lowerAndTranslateFamilies);
 //   3. addFamilyEntries: on the translated LLVM IR, adds a packed entry per
 //      variant, the `pw_family_<name>` table (a `pwFamily` of
 //      include/Pointwise/Runtime/Runtime.h) and the C entry point `<name>`.
@@ -159,9 +159,11 @@ mlir::LogicalResult lowerFamilies(mlir::ModuleOp module,
                                   mlir::TimingScope *timing = nullptr);
 
 /// Step 2 and the translation to LLVM IR of `families` (built in `module`
-/// by step 1): each variant lowers in a module of its own, in parallel on
-/// the context's threads, and the translations are linked into one host
-/// module. `inspectLowered` (may be empty) sees each lowered module.
+/// by step 1): the variants lower in 2 x threads modules (one on a single
+/// thread), balanced by estimated cost, in parallel on the context's
+/// threads, each module's kernels in one GPU binary; the translations are
+/// linked into one host module. `inspectLowered` (may be empty) sees each
+/// lowered module.
 std::unique_ptr<llvm::Module> lowerAndTranslateFamilies(
     mlir::ModuleOp module, llvm::LLVMContext &context,
     const FamilyOptions &options, llvm::ArrayRef<FamilySpec> families,

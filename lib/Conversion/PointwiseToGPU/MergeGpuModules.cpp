@@ -61,12 +61,19 @@ LogicalResult moveContents(gpu::GPUModuleOp from, gpu::GPUModuleOp into,
   return success();
 }
 
-/// Points every reference into `from` (@from::@symbol, as gpu.launch_func
-/// holds) in `root` at `into`, under the symbol's new name if it has one.
-void redirectReferences(Operation *root, gpu::GPUModuleOp from,
-                        gpu::GPUModuleOp into,
-                        const llvm::DenseMap<StringAttr, StringAttr> &renamed) {
-  StringAttr fromName = from.getNameAttr(), intoName = into.getNameAttr();
+/// Where the references to a merged gpu.module go: the module it merged
+/// into, and its symbols that got a new name there.
+struct Redirect {
+  StringAttr into;
+  llvm::DenseMap<StringAttr, StringAttr> renamed;
+};
+
+/// Points every reference of the host code in `module` (outside the
+/// gpu.modules, whose own references are local) into a merged module
+/// (@from::@symbol, as gpu.launch_func holds) at the module it merged into,
+/// under the symbol's new name if it has one.
+void redirectReferences(ModuleOp module,
+                        const llvm::DenseMap<StringAttr, Redirect> &redirects) {
   AttrTypeReplacer replacer;
   // References are taken whole: neither a replacement nor the nested part
   // of another reference is visited again, since a kernel may have the
@@ -74,21 +81,24 @@ void redirectReferences(Operation *root, gpu::GPUModuleOp from,
   replacer.addReplacement(
       [&](SymbolRefAttr reference)
           -> std::optional<std::pair<Attribute, WalkResult>> {
-        if (reference.getRootReference() != fromName)
+        auto redirect = redirects.find(reference.getRootReference());
+        if (redirect == redirects.end())
           return std::make_pair(reference, WalkResult::skip());
         SmallVector<FlatSymbolRefAttr> nested(reference.getNestedReferences());
         if (!nested.empty())
-          if (auto name = renamed.find(nested.front().getAttr());
-              name != renamed.end())
+          if (auto name =
+                  redirect->second.renamed.find(nested.front().getAttr());
+              name != redirect->second.renamed.end())
             nested.front() = FlatSymbolRefAttr::get(name->second);
-        return std::make_pair(SymbolRefAttr::get(intoName, nested),
+        return std::make_pair(SymbolRefAttr::get(redirect->second.into, nested),
                               WalkResult::skip());
       });
-  root->walk([&](Operation *op) {
-    if (op != from.getOperation() && !from->isAncestor(op))
-      replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
-                                 /*replaceLocs=*/false,
-                                 /*replaceTypes=*/false);
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
+                               /*replaceLocs=*/false, /*replaceTypes=*/false);
+    return WalkResult::advance();
   });
 }
 
@@ -104,6 +114,7 @@ struct MergeGpuModulesPass
       attributes.erase(SymbolTable::getSymbolAttrName());
       groups[attributes.getDictionary(&getContext())].push_back(gpuModule);
     }
+    llvm::DenseMap<StringAttr, Redirect> redirects;
     for (auto &group : groups) {
       ArrayRef<gpu::GPUModuleOp> members = group.second;
       if (members.size() < 2)
@@ -111,15 +122,17 @@ struct MergeGpuModulesPass
       gpu::GPUModuleOp into = members.front();
       SymbolTable symbols(into);
       for (gpu::GPUModuleOp from : members.drop_front()) {
-        llvm::DenseMap<StringAttr, StringAttr> renamed;
-        if (failed(moveContents(from, into, symbols, renamed))) {
+        Redirect &redirect = redirects[from.getNameAttr()];
+        redirect.into = into.getNameAttr();
+        if (failed(moveContents(from, into, symbols, redirect.renamed))) {
           from.emitError("cannot merge into ") << into.getNameAttr();
           return signalPassFailure();
         }
-        redirectReferences(module, from, into, renamed);
         from.erase();
       }
     }
+    if (!redirects.empty())
+      redirectReferences(module, redirects);
   }
 };
 
