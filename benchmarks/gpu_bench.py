@@ -36,7 +36,7 @@ by over 1 µs from one minute to the next, so one pass per call would compare
 different moments). Without --decorator, ``@pw.pointwise`` is timed beside
 ``Family.__call__`` when the compiler (libPointwiseC.so) can be loaded,
 and ``Family.__call__`` (the C call, FamilyCall, where the bundle has
-_fastcall.abi3.so) beside the generated Python it replaces.
+_fastcall.abi3.so) beside the general call it stands in front of.
 
     python3 gpu_bench.py [--workloads a,b] [--no-inductor] [--lib workloads.so]
                          [--decorator] [--flaggems DIR]
@@ -617,13 +617,13 @@ def main():
         calls["small_ours_alloc_us"] = (
             lambda a, b: add(a, b, torch.empty_like(a)), (a, b))
     calls["small_ours_empty_us"] = (add, (empty_a, empty_a, empty_out))
-    if not options.decorator and hasattr(add, "_python_call"):
-        # The family's generated Python call, which the C call (FamilyCall)
-        # replaces where _fastcall.abi3.so is in the bundle.
+    if not options.decorator and hasattr(add, "_general_call"):
+        # The family's general call, which the C call (FamilyCall) stands
+        # in front of where _fastcall.abi3.so is in the bundle.
         res["family_call_path"] = type(type(add).__call__).__name__
-        python_call = add._python_call
+        general_call = add._general_call
         calls["small_ours_python_us"] = (
-            lambda a, b: python_call(add, a, b, out), (a, b))
+            lambda a, b: general_call(a, b, out), (a, b))
     calls["small_eager_us"] = (lambda a, b: a + b, (a, b))
     calls["small_eager_out_us"] = (
         lambda a, b: torch.add(a, b, out=out), (a, b))
@@ -703,7 +703,7 @@ def main():
     print("  ours allocating the output:                  %.2f us"
           % lat["small_ours_alloc_us"])
     if "small_ours_python_us" in lat:
-        print("  ours (Family, generated Python; the call above: %s): %.2f us"
+        print("  ours (Family, general call; the call above: %s): %.2f us"
               % (res["family_call_path"], lat["small_ours_python_us"]))
     if "small_decorator_us" in lat:
         print("  ours (@pw.pointwise, output preallocated):   %.2f us"

@@ -156,11 +156,6 @@ def _numpy_allocate(like, shape, strides, dtype):
 
 # -- __cuda_array_interface__ -------------------------------------------------
 
-_TYPESTR = {("b", 1): "bool", ("i", 1): "int8", ("i", 2): "int16",
-            ("i", 4): "int32", ("i", 8): "int64", ("u", 1): "uint8",
-            ("u", 2): "uint16", ("u", 4): "uint32", ("u", 8): "uint64",
-            ("f", 2): "float16", ("f", 4): "float32", ("f", 8): "float64"}
-
 
 def _interface_view(obj, interface):
     try:
@@ -180,8 +175,8 @@ def _interface_view(obj, interface):
                         % (_short(interface), "missing " if
                            isinstance(e, KeyError) else "", e)) from None
     size = int(typestr[2:]) if typestr[2:].isdigit() else 0
-    name = _TYPESTR.get((typestr[1:2], size))
-    if name is None or (typestr[0] == ">" and size > 1):
+    dtype = _dtypes.from_typestr(typestr[1:2], size)
+    if dtype is None or (typestr[0] == ">" and size > 1):
         raise TypeError("unsupported array element type %r (supported: %s)"
                         % (typestr, ", ".join(d.name for d in _dtypes.ALL_DTYPES)))
     if interface.get("mask") is not None:
@@ -203,7 +198,7 @@ def _interface_view(obj, interface):
     if device is not None and isinstance(getattr(device, "id", None), int):
         index = device.id
     return View(_CUDA, index, int(pointer or 0), shape, strides, 0,
-                _dtypes.as_dtype(name), obj, bool(readonly), framework)
+                dtype, obj, bool(readonly), framework)
 
 
 def _cupy_allocate(like, shape, strides, dtype):
@@ -240,11 +235,6 @@ class _DLTensor(ctypes.Structure):
                 ("byte_offset", ctypes.c_uint64)]
 
 
-_DL_TYPES = {(0, 8): "int8", (0, 16): "int16", (0, 32): "int32",
-             (0, 64): "int64", (1, 8): "uint8", (1, 16): "uint16",
-             (1, 32): "uint32", (1, 64): "uint64", (2, 16): "float16",
-             (2, 32): "float32", (2, 64): "float64", (4, 16): "bfloat16",
-             (6, 8): "bool"}
 _DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
 
 
@@ -269,8 +259,8 @@ def _dlpack_view(obj):
     # `obj` (held by the View) keeps the memory alive after that.
     tensor = _DLTensor.from_address(address)
     key = (tensor.dtype.code, tensor.dtype.bits)
-    name = _DL_TYPES.get(key)
-    if name is None or tensor.dtype.lanes != 1:
+    dtype = _dtypes.from_dlpack(*key)
+    if dtype is None or tensor.dtype.lanes != 1:
         raise TypeError("unsupported DLPack element type (code %d, %d bits, "
                         "%d lanes)" % (key + (tensor.dtype.lanes,)))
     device_type = tensor.device.device_type
@@ -281,7 +271,6 @@ def _dlpack_view(obj):
     else:
         raise TypeError("DLPack device type %d is not supported (CPU and "
                         "CUDA are)" % device_type)
-    dtype = _dtypes.as_dtype(name)
     ndim = tensor.ndim
     shape = tuple(tensor.shape[i] for i in range(ndim))
     if tensor.strides:

@@ -45,6 +45,9 @@ __all__ = [
     "float32",
     "float64",
     "ALL_DTYPES",
+    "DTYPES_OF_CODE",
+    "from_typestr",
+    "from_dlpack",
     "as_dtype",
     "python_scalar_dtype",
     "promote_types",
@@ -59,22 +62,26 @@ CATEGORY_FLOATING = 2
 class DType:
     """One element type: its torch-style ``name``, its MLIR type ``mlir``,
     its size in memory ``itemsize`` (``bool`` takes one byte), its runtime
-    code ``code`` (``pwElementType``) and its category.
+    code ``code`` (``pwElementType``), its category, and how it is spelled
+    where arrays and launches describe it: ``pack`` (the launch's scalar
+    code), ``typestr`` (``__cuda_array_interface__``) and ``dlpack``
+    (DLPack's type code and bits).
 
     Instances are the module-level singletons; they are immutable, hashable,
     compare by identity and survive pickling as the same singleton.
     """
 
     __slots__ = ("_name", "_mlir", "_itemsize", "_code", "_category",
-                 "_unsigned")
+                 "_unsigned", "_pack", "_typestr", "_dlpack")
 
-    def __init__(self, name, mlir, itemsize, code, category, unsigned=False):
-        object.__setattr__(self, "_name", name)
-        object.__setattr__(self, "_mlir", mlir)
-        object.__setattr__(self, "_itemsize", itemsize)
-        object.__setattr__(self, "_code", code)
-        object.__setattr__(self, "_category", category)
-        object.__setattr__(self, "_unsigned", unsigned)
+    def __init__(self, name, mlir, itemsize, code, category, pack, typestr,
+                 dlpack, unsigned=False):
+        for key, value in (("_name", name), ("_mlir", mlir),
+                           ("_itemsize", itemsize), ("_code", code),
+                           ("_category", category), ("_unsigned", unsigned),
+                           ("_pack", pack), ("_typestr", typestr),
+                           ("_dlpack", dlpack)):
+            object.__setattr__(self, key, value)
 
     def __setattr__(self, key, value):
         raise AttributeError(f"{self!r} is immutable")
@@ -103,6 +110,25 @@ class DType:
         """The runtime's ``pwElementType`` value (``i1`` = 0 ... ``f64`` = 8);
         an unsigned type has the code of the signed type of its width."""
         return self._code
+
+    @property
+    def pack(self):
+        """How a launch packs a scalar of this dtype into its 8-byte slot:
+        Python's struct code (``"?"``, ``"b"`` ... ``"Q"``, ``"e"``, ``"f"``,
+        ``"d"``), and ``"E"`` for bfloat16 (rounded from float32 to its
+        upper 16 bits)."""
+        return self._pack
+
+    @property
+    def typestr(self):
+        """The ``__cuda_array_interface__`` kind and size, ``("f", 4)``;
+        None for bfloat16, which that interface cannot describe."""
+        return self._typestr
+
+    @property
+    def dlpack(self):
+        """DLPack's (type code, bits) of the dtype."""
+        return self._dlpack
 
     @property
     def category(self):
@@ -153,25 +179,55 @@ class DType:
         return self
 
 
-bool_ = DType("bool", "i1", 1, 0, CATEGORY_BOOL)
-int8 = DType("int8", "i8", 1, 1, CATEGORY_INTEGER)
-int16 = DType("int16", "i16", 2, 2, CATEGORY_INTEGER)
-int32 = DType("int32", "i32", 4, 3, CATEGORY_INTEGER)
-int64 = DType("int64", "i64", 8, 4, CATEGORY_INTEGER)
-uint8 = DType("uint8", "i8", 1, 1, CATEGORY_INTEGER, unsigned=True)
-uint16 = DType("uint16", "i16", 2, 2, CATEGORY_INTEGER, unsigned=True)
-uint32 = DType("uint32", "i32", 4, 3, CATEGORY_INTEGER, unsigned=True)
-uint64 = DType("uint64", "i64", 8, 4, CATEGORY_INTEGER, unsigned=True)
-float16 = DType("float16", "f16", 2, 5, CATEGORY_FLOATING)
-bfloat16 = DType("bfloat16", "bf16", 2, 6, CATEGORY_FLOATING)
-float32 = DType("float32", "f32", 4, 7, CATEGORY_FLOATING)
-float64 = DType("float64", "f64", 8, 8, CATEGORY_FLOATING)
+# name, MLIR type, bytes, runtime code, category, launch code, typestr, DLPack.
+bool_ = DType("bool", "i1", 1, 0, CATEGORY_BOOL, "?", ("b", 1), (6, 8))
+int8 = DType("int8", "i8", 1, 1, CATEGORY_INTEGER, "b", ("i", 1), (0, 8))
+int16 = DType("int16", "i16", 2, 2, CATEGORY_INTEGER, "h", ("i", 2), (0, 16))
+int32 = DType("int32", "i32", 4, 3, CATEGORY_INTEGER, "i", ("i", 4), (0, 32))
+int64 = DType("int64", "i64", 8, 4, CATEGORY_INTEGER, "q", ("i", 8), (0, 64))
+uint8 = DType("uint8", "i8", 1, 1, CATEGORY_INTEGER, "B", ("u", 1), (1, 8),
+              unsigned=True)
+uint16 = DType("uint16", "i16", 2, 2, CATEGORY_INTEGER, "H", ("u", 2), (1, 16),
+               unsigned=True)
+uint32 = DType("uint32", "i32", 4, 3, CATEGORY_INTEGER, "I", ("u", 4), (1, 32),
+               unsigned=True)
+uint64 = DType("uint64", "i64", 8, 4, CATEGORY_INTEGER, "Q", ("u", 8), (1, 64),
+               unsigned=True)
+float16 = DType("float16", "f16", 2, 5, CATEGORY_FLOATING, "e", ("f", 2),
+                (2, 16))
+bfloat16 = DType("bfloat16", "bf16", 2, 6, CATEGORY_FLOATING, "E", None,
+                 (4, 16))
+float32 = DType("float32", "f32", 4, 7, CATEGORY_FLOATING, "f", ("f", 4),
+                (2, 32))
+float64 = DType("float64", "f64", 8, 8, CATEGORY_FLOATING, "d", ("f", 8),
+                (2, 64))
 
 #: All supported dtypes: first one per runtime code, in code order (so
 #: ``ALL_DTYPES[code]`` is the signed or floating dtype of a code), then the
 #: unsigned integers.
 ALL_DTYPES = (bool_, int8, int16, int32, int64, float16, bfloat16, float32,
               float64, uint8, uint16, uint32, uint64)
+
+#: ``DTYPES_OF_CODE[code]``: the dtypes stored as runtime code ``code``,
+#: the signed or floating one first (MLIR integers are signless: a family's
+#: ``i8`` argument takes ``int8`` and ``uint8`` data).
+DTYPES_OF_CODE = tuple(
+    tuple(d for d in ALL_DTYPES if d.code == code) for code in range(9))
+
+_BY_TYPESTR = {d.typestr: d for d in ALL_DTYPES if d.typestr is not None}
+_BY_DLPACK = {d.dlpack: d for d in ALL_DTYPES}
+
+
+def from_typestr(kind, size):
+    """The dtype of ``__cuda_array_interface__`` kind `kind` ("f", "i", "u",
+    "b") and `size` bytes, or None."""
+    return _BY_TYPESTR.get((kind, size))
+
+
+def from_dlpack(code, bits):
+    """The dtype of DLPack type code `code` and `bits`, or None."""
+    return _BY_DLPACK.get((code, bits))
+
 
 # Names and aliases, as torch and NumPy spell them (``torch.float`` is
 # float32, ``torch.int`` int32, ``torch.long`` int64, ``torch.half``

@@ -20,18 +20,15 @@ traced values as arguments), it traces its own body into that map instead
 """
 
 import ctypes
-import importlib.machinery
-import importlib.util
 import inspect
-import os
 import re
 import struct
 import sys
 import threading
 
-from . import _arrays, _compiler, _dtypes, _promotion, _trace
-from ._runtime import (PW_ERROR_LAYOUT, PointwiseError, _bf16_bits,
-                       library_candidates, load_runtime, row_major_strides)
+from . import _arrays, _compiler, _dtypes, _native, _promotion, _trace
+from ._runtime import (PW_ERROR_LAYOUT, PointwiseError, load_runtime,
+                       row_major_strides)
 
 __all__ = ["pointwise", "PointwiseFunction", "LayoutError"]
 
@@ -115,11 +112,11 @@ def _scalar_value(value, dtype):
         if abs(converted) == _INFINITY:
             overflow = value != converted  # a NumPy longdouble beyond float64
         elif dtype.name == "bfloat16":
-            overflow = (_bf16_bits(converted) & 0x7FFF) == 0x7F80
+            overflow = (_native.bfloat16_bits(converted) & 0x7FFF) == 0x7F80
         else:
             overflow = False
             if dtype.name != "float64":
-                struct.pack("<" + _PACK_CODES[dtype.name], converted)
+                struct.pack("<" + dtype.pack, converted)
     except OverflowError:  # an int beyond float64, a value beyond the dtype
         overflow = True
     if overflow:
@@ -130,77 +127,18 @@ def _scalar_value(value, dtype):
     return converted
 
 
-_PACK_CODES = {"bool": "?", "int8": "b", "int16": "h", "int32": "i",
-               "int64": "q", "uint8": "B", "uint16": "H", "uint32": "I",
-               "uint64": "Q", "float16": "e", "bfloat16": "H", "float32": "f",
-               "float64": "d"}
-
-
 class _Launcher:
-    """One compiled family (a rank and dtypes) and the packing of its
-    arguments: per thread one buffer of descriptors and scalars and the
-    ``void **args`` array pointing into it."""
+    """One compiled family of a function (a rank and dtypes): its launch
+    (pointwise._native.make_launcher), the family's address and the DType of
+    each scalar argument (None for memrefs)."""
 
-    def __init__(self, family, rank, kinds, runtime, name, symbol):
-        self.family = ctypes.c_void_p(family)
-        self.name = name  # the user's function name, for messages
-        self.symbol = symbol  # the family's name in the runtime's messages
+    __slots__ = ("launch", "family", "kinds", "rank")
+
+    def __init__(self, launch, family, kinds, rank):
+        self.launch = launch
+        self.family = family
+        self.kinds = kinds
         self.rank = rank
-        self.kinds = kinds  # per argument: a DType for scalars, None for memrefs
-        self.runtime = runtime
-        fmt = "<"
-        offsets = []
-        offset = 0
-        for kind in kinds:
-            offsets.append(offset)
-            if kind is None:
-                fmt += "QQq" + "q" * (2 * rank)
-                offset += 8 * (3 + 2 * rank)
-            else:
-                code = _PACK_CODES[kind.name]
-                fmt += code + "x" * (8 - struct.calcsize("<" + code))
-                offset += 8
-        self.pack = struct.Struct(fmt).pack_into
-        self.words = max(1, offset // 8)
-        self.offsets = offsets
-        self.local = threading.local()
-
-    def buffers(self):
-        try:
-            return self.local.buffers
-        except AttributeError:
-            buffer = (ctypes.c_int64 * self.words)()
-            base = ctypes.addressof(buffer)
-            args = (ctypes.c_void_p * max(1, len(self.offsets)))(
-                *[base + o for o in self.offsets])
-            self.local.buffers = (buffer, args)
-            return self.local.buffers
-
-    def select(self, device, stream):
-        """Makes `device` and `stream` current for this thread's launches
-        (the runtime's per-thread state), skipping calls when unchanged."""
-        fastcall = _load_fastcall(self.runtime)
-        if fastcall is not None:  # its record of the state is the one in use
-            status = fastcall.select(device, stream or None)
-            if status:
-                raise self.runtime.error(status)
-            return
-        state = _thread_state
-        if getattr(state, "device", None) != device:
-            status = self.runtime.lib.pwSetDevice(device)
-            if status:
-                raise self.runtime.error(status)
-            state.device = device
-        if getattr(state, "stream", -1) != stream:
-            self.runtime.lib.pwSetStream(stream or None)
-            state.stream = stream
-
-    def launch(self, values):
-        buffer, args = self.buffers()
-        self.pack(buffer, 0, *values)
-        status = self.runtime._launch(self.family, args)
-        if status:
-            _raise_launch_error(self.runtime, status, self.name, self.symbol)
 
 
 def _raise_launch_error(runtime, status, name, symbol):
@@ -215,145 +153,6 @@ def _raise_launch_error(runtime, status, name, symbol):
     if message == error.message:
         raise error
     raise PointwiseError(status, message)
-
-
-_thread_state = threading.local()
-
-_FASTCALL_NAME = "_fastcall.abi3.so"
-_fastcall = None
-_fastcall_lock = threading.Lock()
-
-
-def _beside_runtime(name, runtime_path):
-    """The first existing `name` among the package's library candidates,
-    the runtime's own directory first; None if there is none."""
-    first = ([os.path.dirname(runtime_path)]
-             if runtime_path and os.sep in runtime_path else [])
-    return next((c for c in library_candidates(name, None, first)
-                 if os.path.isfile(c)), None)
-
-
-def _load_extension(name, path):
-    loader = importlib.machinery.ExtensionFileLoader(name, path)
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-_TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
-# kTensorAccessVersion of python_bindings/src/TensorAccess.h: the table
-# layout this package's checks (_check_torch_tensors) read.
-_TENSOR_ACCESS_VERSION = 2
-_torch_tensors = None  # None: not tried yet; False: not in use; the module
-# The torch dtypes the tensor reader's table maps (those this torch has:
-# uint16, uint32 and uint64 came with torch 2.3). Families accept the
-# unsigned ones for the integer memrefs of their width; @pw.pointwise
-# functions take them as their own dtypes (pointwise.uint8, ...).
-_TORCH_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8",
-                      "uint16", "uint32", "uint64", "float16", "bfloat16",
-                      "float32", "float64")
-
-
-def _check_torch_tensors(module, torch):
-    """The dtype table of pointwise._torchtensors (a tuple indexed by its
-    dtype codes), or None when it does not read, allocate and find streams
-    exactly as torch's own attributes say."""
-    device = torch.cuda.current_device()
-    codes = {}
-    for name in _TORCH_DTYPE_NAMES:
-        dtype = getattr(torch, name, None)
-        if dtype is None:
-            continue
-        base = torch.empty((3, 5), dtype=dtype, device="cuda")
-        for tensor in (base, base[1:, 2:], base.t()):
-            probe = module.probe(tensor)
-            if probe is None or probe[0] != tensor.data_ptr() or \
-                    probe[1] != tuple(tensor.shape) or \
-                    probe[3] != tensor.get_device() or \
-                    probe[4] != tensor.is_contiguous() or \
-                    probe[5] != tuple(tensor.stride()):
-                return None
-            if codes.setdefault(probe[2], dtype) is not dtype:
-                return None
-        made = module.empty((4, 6), probe[2], device)
-        if type(made) is not torch.Tensor or made.dtype is not dtype or \
-                made.shape != (4, 6) or not made.is_contiguous() or \
-                made.get_device() != device:
-            return None
-    if module.probe(torch.empty(2)) is not None:  # a CPU tensor
-        return None
-    stream = torch.cuda.Stream()
-    with torch.cuda.stream(stream):
-        if module.stream(device) != stream.cuda_stream:
-            return None
-    if module.stream(device) != torch.cuda.current_stream().cuda_stream:
-        return None
-    table = [None] * (max(codes) + 1)
-    for code, dtype in codes.items():
-        table[code] = dtype
-    return tuple(table)
-
-
-def _bind_torch_tensors(fastcall, runtime, torch):
-    """Lets the C call path read torch tensors, allocate and find streams
-    through pointwise._torchtensors (python_bindings/src/TorchTensors.cpp)
-    instead of Python attributes, when it was built for this very torch
-    (version and git revision) and passes _check_torch_tensors; otherwise,
-    or with ``POINTWISE_TORCH_TENSORS=0``, the call path reads attributes."""
-    global _torch_tensors
-    if _torch_tensors is not None:
-        return
-    with _fastcall_lock:
-        if _torch_tensors is not None:
-            return
-        _torch_tensors = False
-        if os.environ.get("POINTWISE_TORCH_TENSORS", "1") in ("0", "no", ""):
-            return
-        path = _beside_runtime(_TORCH_TENSORS_NAME, runtime.path)
-        if path is None or not torch.cuda.is_available():
-            return
-        try:
-            module = _load_extension("pointwise._torchtensors", path)
-        except ImportError:
-            return  # built against libraries this torch does not have
-        version, git_version, table_version = module.built_for()
-        if version != torch.__version__ or table_version != _TENSOR_ACCESS_VERSION \
-                or git_version != getattr(torch.version, "git_version", None):
-            return  # another torch, or a module left from an older build
-        table = _check_torch_tensors(module, torch)
-        if table is None:
-            return
-        fastcall.bind_tensors(module.table(), table)
-        _torch_tensors = module
-
-
-def _load_fastcall(runtime):
-    """The C call path (python_bindings/src/FastCall.cpp, built next to the
-    runtime), bound to `runtime`'s entry points; None where it was not built
-    or ``POINTWISE_FASTCALL=0``: the Python fast path then serves."""
-    global _fastcall
-    if _fastcall is not None:
-        return _fastcall or None
-    with _fastcall_lock:
-        if _fastcall is None:
-            module = False
-            if os.environ.get("POINTWISE_FASTCALL", "1") not in ("0", "no", ""):
-                path = _beside_runtime(_FASTCALL_NAME, runtime.path)
-                try:
-                    if path is not None:
-                        module = _load_extension("pointwise._fastcall", path)
-                except ImportError:
-                    module = False  # damaged or built for another platform
-                if module:
-                    address = ctypes.cast
-                    module.bind(
-                        address(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
-                        address(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
-                        address(runtime.lib.pwSetStream, ctypes.c_void_p).value)
-                    module.bound_runtime_path = runtime.path
-            _fastcall = module
-    return _fastcall or None
 
 
 class _Stream:
@@ -465,11 +264,11 @@ class PointwiseFunction:
 
     def __call__(self, *args, **outputs):
         fast = self._fast
-        if fast is not None:
+        if fast:
             return fast(args, outputs)
         result = self._call(args, outputs, None)
-        if "torch" in sys.modules and self._fast is None:
-            self._fast = _build_fast_path(self)
+        if fast is None and "torch" in sys.modules:
+            self._fast = _build_fast_path(self) or False
         return result
 
     def as_torch_op(self, qualname):
@@ -509,13 +308,6 @@ class PointwiseFunction:
                                     e)) from None
         except OverflowError as e:
             raise OverflowError("%s: argument %d: %s" % (name, i, e)) from None
-
-    def _check_scalars(self, args):
-        """Raises the error of the first scalar argument in `args` that does
-        not pass (the Python fast path's packing failed on one)."""
-        for i, tensor in enumerate(self.is_tensor):
-            if not tensor and i < len(args):
-                self._scalar(i, args[i])
 
     def _inline(self, args, outputs):
         """The call inside another pointwise function's body (an argument
@@ -698,20 +490,13 @@ class PointwiseFunction:
             out_views[k] = _arrays.as_view(results[k])
 
         launcher = self._launcher(rank, signature, tuple(out_dtypes), device)
-        packed = []
-        for value, kind in zip(values, launcher.kinds):
-            if kind is None:
-                packed.extend(_descriptor(value, rank))
-            elif kind.name == "bfloat16":
-                packed.append(_bf16_bits(value))
-            else:
-                packed.append(value)
-        for view in out_views:
-            packed.extend(_descriptor(view, rank))
+        values = [(v.ptr, v.offset, v.shape, v.strides) if kind is None else v
+                  for v, kind in zip(values, launcher.kinds)]
+        values += [(v.ptr, v.offset, v.shape, v.strides) for v in out_views]
         if device[0] == "cuda":
             stream = _Stream.handle(first)
-            launcher.select(device[1], stream)
-        launcher.launch(packed)
+            _native.select(load_runtime(), device[1], stream)
+        launcher.launch(*values)
         if copies and device[0] == "cuda" and first.framework != "torch":
             # The copies were made on torch's current stream; the kernel
             # reads them on another framework's: keep their memory until it
@@ -734,11 +519,11 @@ class PointwiseFunction:
             key = (tuple(a.dtype for a, t in zip(args, self.is_tensor) if t),
                    tuple(type(a) for a, t in zip(args, self.is_tensor) if not t),
                    rank, device[1])
-            codes = "".join(" " if kind is None else _PACK_CODES[kind.name]
+            codes = "".join(" " if kind is None else kind.pack
                             for kind in launcher.kinds[:self.num_inputs])
             self._plans[key] = (launcher, tuple(
                 getattr(torch, d.name) for d in out_dtypes),
-                launcher.family.value, codes)
+                launcher.family, codes)
         return results[0] if self.num_outputs == 1 else tuple(results)
 
     def _launcher(self, rank, signature, out_dtypes, device):
@@ -775,13 +560,21 @@ class PointwiseFunction:
         family = library.family(self._symbol)
         kinds = [None if o.kind == "tensor" else o.dtype for o in operands]
         kinds += [None] * len(out_dtypes)
-        return _Launcher(family, rank, kinds, runtime, self.__name__,
-                         self._symbol)
+        name, symbol = self.__name__, self._symbol
+
+        def raise_error(status):
+            _raise_launch_error(runtime, status, name, symbol)
+
+        launch = _native.make_launcher(
+            runtime, family, [rank if k is None else k for k in kinds], name,
+            raise_error)
+        return _Launcher(launch, family, tuple(kinds), rank)
 
 
 def _build_fast_path(function):
-    """A call specialized for the common case: every tensor argument a
-    contiguous CUDA torch.Tensor of one shape, outputs absent or contiguous
+    """The common call in C (``pointwise._fastcall.FastPath``,
+    python_bindings/src/FastCall.cpp), None where the extension is not built.
+    It takes the common case: every tensor argument a contiguous CUDA torch.Tensor of one shape, outputs absent or contiguous
     torch tensors of that shape and of the planned dtypes. It checks exactly
     that (and a plan recorded by a general call for these dtypes, scalar
     types, rank and device) and otherwise hands over to the general call, so
@@ -798,100 +591,18 @@ def _build_fast_path(function):
         return None  # half-precision scalars need their bits packed
     k = function.num_outputs
     runtime = load_runtime()
-    fastcall = _load_fastcall(runtime)
-    if fastcall is not None:
-        _bind_torch_tensors(fastcall, runtime, torch)
-        return fastcall.FastPath(
-            num_inputs=n, num_outputs=k, tensor_positions=tuple(tensors),
-            scalar_positions=tuple(scalars),
-            output_names=function._output_names, plans=function._plans,
-            slow=function._call, tensor_type=torch.Tensor,
-            empty_like=torch.empty_like, raw_stream=raw_stream,
-            raise_error=lambda status: _raise_launch_error(
-                runtime, status, function.__name__, function._symbol))
-    lines = ["def fast(args, outputs):"]
-    lines.append("    if len(args) != %d:" % n)
-    lines.append("        return slow(args, outputs, None)")
-    lines.append("    %s, = args" % ", ".join("a%d" % i for i in range(n)))
-    cond = " or ".join("type(a%d) is not T" % i for i in tensors)
-    lines.append("    if %s:" % cond)
-    lines.append("        return slow(args, outputs, None)")
-    t0 = tensors[0]
-    lines.append("    shape = a%d.shape" % t0)
-    same = " and ".join(["a%d.is_cuda" % t0] +
-                        ["a%d.shape == shape" % i for i in tensors[1:]] +
-                        ["a%d.is_contiguous()" % i for i in tensors] +
-                        ["not a%d.is_neg()" % i for i in tensors])
-    lines.append("    if not (%s):" % same)
-    lines.append("        return slow(args, outputs, None)")
-    lines.append("    device = a%d.get_device()" % t0)
-    if len(tensors) > 1:  # every tensor on that very device
-        lines.append("    if %s:" % " or ".join(
-            "a%d.get_device() != device" % i for i in tensors[1:]))
-        lines.append("        return slow(args, outputs, None)")
-    lines.append("    plan = plans.get(((%s), (%s), len(shape), device))" % (
-        "".join("a%d.dtype, " % i for i in tensors),
-        "".join("type(a%d), " % i for i in scalars)))
-    lines.append("    if plan is None:")
-    lines.append("        return slow(args, outputs, None)")
-    lines.append("    launcher, out_dtypes = plan[0], plan[1]")
-    for o in range(k):
-        lines.append("    o%d = outputs.pop('out%d', None) if outputs else None" % (o, o))
-    lines.append("    if outputs:")
-    lines.append("        outputs.update(%s)" % ", ".join(
-        "out%d=o%d" % (o, o) for o in range(k)) if k else "    pass")
-    lines.append("        return slow(args, {n: v for n, v in outputs.items() "
-                 "if v is not None}, None)")
-    for o in range(k):
-        lines.append("    if o%d is None:" % o)
-        # empty_like of a contiguous tensor: contiguous, and cheaper than
-        # torch.empty(shape, dtype=, device=) (docs/Performance.md, row
-        # `output-empty-like`).
-        lines.append("        o%d = empty_like(a%d) if out_dtypes[%d] is a%d.dtype "
-                     "else empty_like(a%d, dtype=out_dtypes[%d])"
-                     % (o, t0, o, t0, t0, o))
-        lines.append("    elif type(o%d) is not T or o%d.shape != shape or "
-                     "o%d.dtype is not out_dtypes[%d] or not o%d.is_contiguous() "
-                     "or o%d.get_device() != device or o%d.is_neg():"
-                     % (o, o, o, o, o, o, o))
-        lines.append("        return slow(args, {%s}, None)" % ", ".join(
-            "'out%d': o%d" % (q, q) for q in range(k)))
-    lines.append("    stride = a%d.stride()" % t0)
-    pack = []
-    for i in range(n):
-        if function.is_tensor[i]:
-            lines.append("    p%d = a%d.data_ptr()" % (i, i))
-            pack.append("p%d, p%d, 0, *shape, *stride" % (i, i))
-        else:
-            pack.append("a%d" % i)
-    for o in range(k):
-        lines.append("    q%d = o%d.data_ptr()" % (o, o))
-        pack.append("q%d, q%d, 0, *shape, *stride" % (o, o))
-    lines.append("    stream = raw_stream(device)")
-    lines.append("    if state_device(state, 'device', None) != device or "
-                 "state_device(state, 'stream', -1) != stream:")
-    lines.append("        launcher.select(device, stream)")
-    if scalars:  # a value out of its dtype's range: the general path's error
-        lines.append("    try:")
-        lines.append("        launcher.launch((%s,))" % ", ".join(pack))
-        lines.append("    except (struct_error, OverflowError):")
-        lines.append("        check_scalars(args)")
-        lines.append("        raise")
-    else:
-        lines.append("    launcher.launch((%s,))" % ", ".join(pack))
-    if k == 1:
-        lines.append("    return o0")
-    else:
-        lines.append("    return (%s)" % ", ".join("o%d" % o for o in range(k)))
-    namespace = {"T": torch.Tensor, "slow": function._call,
-                 "plans": function._plans, "empty_like": torch.empty_like,
-                 "raw_stream": raw_stream, "state": _thread_state,
-                 "state_device": getattr, "struct_error": struct.error,
-                 "check_scalars": function._check_scalars}
-    source = "\n".join(lines) + "\n"
-    exec(compile(source, "<pointwise fast path %s>" % function.__name__,
-                 "exec"), namespace)
-    return namespace["fast"]
+    fastcall = _native.fastcall(runtime)
+    if fastcall is None:
+        return None  # every call takes the general path
+    _native.bind_torch_tensors(fastcall, runtime, torch)
+    return fastcall.FastPath(
+        num_inputs=n, num_outputs=k, tensor_positions=tuple(tensors),
+        scalar_positions=tuple(scalars),
+        output_names=function._output_names, plans=function._plans,
+        slow=function._call, tensor_type=torch.Tensor,
+        empty_like=torch.empty_like, raw_stream=raw_stream,
+        raise_error=lambda status: _raise_launch_error(
+            runtime, status, function.__name__, function._symbol))
 
 
 class _Instance:
@@ -949,15 +660,6 @@ def _positional_parameters(fn, name):
                               parameter.POSITIONAL_OR_KEYWORD):
             count += 1
     return count
-
-
-def _descriptor(view, rank):
-    shape, strides = view.shape, view.strides
-    missing = rank - len(shape)
-    if missing:
-        shape = (1,) * missing + tuple(shape)
-        strides = (0,) * missing + tuple(strides)
-    return (view.ptr, view.ptr, view.offset) + tuple(shape) + tuple(strides)
 
 
 _dense_cache = {}

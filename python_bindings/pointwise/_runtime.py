@@ -32,6 +32,10 @@ import sys
 import threading
 import types
 
+from . import _dtypes
+from ._native import (bind_torch_tensors, fastcall, library_candidates,
+                      make_launcher)
+
 __all__ = [
     "PointwiseError", "Status", "ElementType", "Strided", "Runtime",
     "KernelLibrary", "Family", "ArgumentInfo", "VariantInfo",
@@ -120,34 +124,14 @@ class ElementType(enum.IntEnum):
     F64 = 8
 
 
-_TYPE_NAMES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
-# Bytes per element in memory (an i1 memref stores one byte per element).
-_ITEMSIZE = (1, 1, 2, 4, 8, 2, 2, 4, 8)
-# struct codes of scalar arguments, as the packed entry loads them (i1 is
-# loaded as one byte; bf16 is packed as its bit pattern).
-_SCALAR_CODES = ("?", "b", "h", "i", "q", "e", "H", "f", "d")
-# The torch dtypes of each element type, first one preferred. Integer types
-# are signless in MLIR: signed and unsigned torch dtypes of that width both
-# match (the family's body decides how bits are interpreted).
-_TORCH_DTYPE_NAMES = (
-    ("bool",), ("int8", "uint8"), ("int16", "uint16"), ("int32", "uint32"),
-    ("int64", "uint64"), ("float16",), ("bfloat16",), ("float32",),
-    ("float64",))
+def _type_name(code):
+    """The MLIR name of element type `code`: "i1", ... "f64"."""
+    return _dtypes.ALL_DTYPES[code].mlir
 
-_NAME_TO_CODE = {}
-for _code, _names in enumerate(_TORCH_DTYPE_NAMES):
-    for _n in _names:
-        _NAME_TO_CODE[_n] = _code
-    _NAME_TO_CODE[_TYPE_NAMES[_code]] = _code
-_NAME_TO_CODE.update({"half": 5, "float": 7, "double": 8, "b1": 0})
-del _code, _names, _n
 
-# __cuda_array_interface__ typestrs (kind, bytes) -> element type.
-_TYPESTR_TO_CODE = {
-    ("b", 1): 0, ("i", 1): 1, ("u", 1): 1, ("i", 2): 2, ("u", 2): 2,
-    ("i", 4): 3, ("u", 4): 3, ("i", 8): 4, ("u", 8): 4, ("f", 2): 5,
-    ("f", 4): 7, ("f", 8): 8,
-}
+# MLIR names and NumPy's "b1" beside the torch and NumPy names of _dtypes.
+_MLIR_NAMES = {d.mlir: d.code for d in _dtypes.ALL_DTYPES}
+_MLIR_NAMES["b1"] = 0
 
 
 def _element_type_code(dtype):
@@ -155,23 +139,14 @@ def _element_type_code(dtype):
     'i1'), a NumPy-style name ('float32', 'bool'), a torch dtype or a NumPy
     dtype or scalar type."""
     if isinstance(dtype, (int, ElementType)) and not isinstance(dtype, bool):
-        if 0 <= int(dtype) < len(_TYPE_NAMES):
+        if 0 <= int(dtype) < len(_dtypes.DTYPES_OF_CODE):
             return int(dtype)
         raise ValueError("element type code %r out of range" % (dtype,))
-    if isinstance(dtype, str):
-        name = dtype
-    elif str(dtype).startswith("torch."):        # torch.float32
-        name = str(dtype)
-    else:
-        name = getattr(dtype, "name", None)      # numpy.dtype
-        if not isinstance(name, str):
-            name = getattr(dtype, "__name__", str(dtype))  # numpy.float32
-    name = name.lower()
-    if name.startswith("torch."):
-        name = name[len("torch."):]
+    if isinstance(dtype, str) and dtype.lower() in _MLIR_NAMES:
+        return _MLIR_NAMES[dtype.lower()]
     try:
-        return _NAME_TO_CODE[name]
-    except KeyError:
+        return _dtypes.as_dtype(dtype).code
+    except TypeError:
         raise ValueError("unsupported element type %r" % (dtype,)) from None
 
 
@@ -184,11 +159,10 @@ def _torch_dtype_codes():
     if _torch_codes is None:
         import torch
         codes = {}
-        for code, names in enumerate(_TORCH_DTYPE_NAMES):
-            for name in names:
-                dtype = getattr(torch, name, None)
-                if dtype is not None:
-                    codes[dtype] = code
+        for dtype in _dtypes.ALL_DTYPES:
+            torch_dtype = getattr(torch, dtype.name, None)  # uint16: >= 2.3
+            if torch_dtype is not None:
+                codes[torch_dtype] = dtype.code
         _torch_codes = codes
     return _torch_codes
 
@@ -210,15 +184,6 @@ def _is_real_number(value):
         return True
     numpy = sys.modules.get("numpy")
     return numpy is not None and isinstance(value, numpy.bool_)
-
-
-def _bf16_bits(value):
-    """The bf16 bit pattern of a float (round to nearest even)."""
-    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
-    if (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF):
-        return ((bits >> 16) & 0xFFFF) | 0x0040       # quiet NaN
-    bits += 0x7FFF + ((bits >> 16) & 1)
-    return (bits >> 16) & 0xFFFF
 
 
 # ===------------------------------------------------------------------------===
@@ -292,7 +257,7 @@ class Strided:
     def __repr__(self):
         return "Strided(0x%x, shape=%r, strides=%r, offset=%d, dtype=%s)" % (
             self.ptr, self.shape, self.strides, self.offset,
-            _TYPE_NAMES[self.code])
+            _type_name(self.code))
 
 
 # ===------------------------------------------------------------------------===
@@ -430,25 +395,6 @@ def _stream_handle(stream):
 
 _runtime = None
 _runtime_lock = threading.Lock()
-
-
-def library_candidates(name, env=None, first_dirs=()):
-    """Where the package looks for one of its native libraries, in order:
-    ``$env`` (the file or its directory), `first_dirs`, next to this package
-    (installed), its parent (the GPU bundle's layout), then ``build/lib`` and
-    ``gpu-bundle/`` of the source tree."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    candidates = []
-    value = os.environ.get(env) if env else None
-    if value:
-        candidates.append(os.path.join(value, name)
-                          if os.path.isdir(value) else value)
-    for directory in tuple(first_dirs) + (
-            here, os.path.dirname(here),
-            os.path.join(here, "..", "..", "build", "lib"),
-            os.path.join(here, "..", "..", "gpu-bundle")):
-        candidates.append(os.path.join(directory, name))
-    return candidates
 
 
 def _runtime_candidates(extra_dirs=()):
@@ -665,8 +611,8 @@ class VariantInfo:
 # ===------------------------------------------------------------------------===
 
 # The most dims of a memref argument FamilyCall handles (kMaxRank of
-# python_bindings/src/CallSupport.h); families with more keep the
-# generated Python call.
+# python_bindings/src/CallSupport.h); families with more take the general
+# call.
 _C_CALL_MAX_RANK = 16
 
 
@@ -706,7 +652,7 @@ class Family:
         for i in range(table.numArguments):
             a = table.arguments[i]
             is_memref = a.kind == PW_ARGUMENT_MEMREF
-            if not 0 <= a.elementType < len(_TYPE_NAMES):
+            if not 0 <= a.elementType < len(_dtypes.DTYPES_OF_CODE):
                 raise ValueError("%s: argument #%d has unknown element type "
                                  "code %d" % (name, i, a.elementType))
             sizes = ()
@@ -724,7 +670,7 @@ class Family:
                     else "input" if i in self.inputs else "unused")
             arguments.append(ArgumentInfo(
                 i, "memref" if is_memref else "scalar",
-                _TYPE_NAMES[a.elementType], a.rank if is_memref else 0,
+                _type_name(a.elementType), a.rank if is_memref else 0,
                 sizes, role, strides, offset))
         self.arguments = tuple(arguments)
         self._codes = tuple(table.arguments[i].elementType
@@ -771,136 +717,47 @@ class Family:
 
     # -- calls --
     def _build_call(self):
-        """Generates __call__ for this family's signature: one struct format
-        packs every descriptor and scalar into one per-thread buffer whose
-        addresses (the void **args of pwFamilyLaunch) never change."""
-        fmt = "<"
-        offsets = []
-        offset = 0
-        for a, code in zip(self.arguments, self._codes):
-            offsets.append(offset)
-            if a.is_memref:
-                fmt += "QQq" + "q" * (2 * a.rank)
-                offset += 8 * (3 + 2 * a.rank)
-            else:
-                c = _SCALAR_CODES[code]
-                size = struct.calcsize("<" + c)
-                fmt += c + "x" * (8 - size)
-                offset += 8
-        self._pack_format = fmt
-        self._buffer_words = max(1, offset // 8)
-        self._arg_offsets = tuple(offsets)
-        ns = {
-            "_pack": struct.Struct(fmt).pack_into,
-            "_tls": threading.local(),
-            "_new_buffers": self._new_buffers,
-            "_launch": self.runtime._launch,
-            "_family": self._family_pointer,
-            "_error": self._launch_error,
-            "_generic": self._generic_view,
-            "_pad": self._pad,
-            "_bad_scalars": self._bad_scalars,
-            "_check_static": self._check_static,
-            "_T": _torch_tensor_type(),
-            "_S": Strided,
-            "_struct_error": struct.error,
-            "_bf16": self._bf16_argument,
-            "_boolean": self._boolean_argument,
-        }
-        self._namespace = ns
-        n = self.num_arguments
-        params = ["a%d" % i for i in range(n)]
-        body = []
-        pack = []
-        for i, a in enumerate(self.arguments):
-            v = "a%d" % i
-            if not a.is_memref:
-                if self._codes[i] == ElementType.BF16:
-                    body.append("    %s = _bf16(%d, %s)" % (v, i, v))
-                elif self._codes[i] == ElementType.I1:
-                    # struct's '?' takes the truth of anything: only
-                    # numbers (and NumPy's bool_), as the C call takes.
-                    body.append("    if type(%s) is not bool: %s = _boolean(%d, %s)"
-                                % (v, v, i, v))
-                pack.append(v)
-                continue
-            r = a.rank
-            output = i in self.outputs
-            ns["_D%d" % i] = frozenset()  # torch dtypes, filled on first use
-            body += [
-                "    if type(%s) is _T and %s.dtype in _D%d and %s.is_cuda and "
-                "not %s.is_neg():" % (v, v, i, v, v),
-                "        p%d = %s.data_ptr(); o%d = 0; s%d = %s.shape; t%d = %s.stride()"
-                % (i, v, i, i, v, i, v),
-                "    elif type(%s) is _S and %s.code == %d and not %s.readonly:"
-                % (v, v, self._codes[i], v) if output else
-                "    elif type(%s) is _S and %s.code == %d:" % (v, v, self._codes[i]),
-                "        p%d = %s.ptr; o%d = %s.offset; s%d = %s.shape; t%d = %s.strides"
-                % (i, v, i, v, i, v, i, v),
-                "    else:",
-                "        p%d, o%d, s%d, t%d = _generic(%d, %s)" % (i, i, i, i, i, v),
-            ]
-            ns["_ONES%d" % r] = tuple((1,) * (r - n) for n in range(r + 1))
-            ns["_ZEROS%d" % r] = tuple((0,) * (r - n) for n in range(r + 1))
-            if a.has_static_layout:
-                body += [
-                    "    s%d, t%d = _pad(%d, s%d, t%d); n%d = %d" % (i, i, i, i, i, i, r),
-                    "    p%d, o%d = _check_static(%d, s%d, t%d, p%d, o%d)"
-                    % (i, i, i, i, i, i, i)]
-            elif any(s >= 0 for s in a.static_sizes):
-                body += [
-                    "    s%d, t%d = _pad(%d, s%d, t%d); n%d = %d" % (i, i, i, i, i, i, r),
-                    "    _check_static(%d, s%d)" % (i, i)]
-            else:
-                # Lower ranks get leading (1, stride 0) dims in the pack.
-                body += [
-                    "    n%d = len(s%d)" % (i, i),
-                    "    if n%d > %d:" % (i, r),
-                    "        s%d, t%d = _pad(%d, s%d, t%d); n%d = %d"
-                    % (i, i, i, i, i, i, r)]
-            pack.append("p%d, p%d, o%d, *_ONES%d[n%d], *s%d, *_ZEROS%d[n%d], *t%d"
-                        % (i, i, i, r, i, i, r, i, i))
-        source = "def __call__(%s):\n" % ", ".join(["self"] + params)
-        source += "\n".join(body) + ("\n" if body else "")
-        source += (
-            "    try:\n"
-            "        buffer, args = _tls.buffers\n"
-            "    except AttributeError:\n"
-            "        buffer, args = _tls.buffers = _new_buffers()\n"
-            "    try:\n"
-            "        _pack(buffer, 0, %s)\n"
-            "    except (_struct_error, OverflowError, TypeError, ValueError) as e:\n"
-            "        raise _bad_scalars((%s,), e) from None\n"
-            "    status = _launch(_family, args)\n"
-            "    if status:\n"
-            "        raise _error(status)\n"
-            % (", ".join(pack), ", ".join(params)))
-        self._source = source
-        exec(compile(source, "<pointwise family %s>" % self.name, "exec"), ns)
-        self._python_call = ns["__call__"]
-        if ns["_T"] is not _NoTensor:
-            self._bind_torch(ns["_T"])
+        """Makes the family callable: the general call (_general_call) that
+        takes every accepted argument and launches through the family's
+        launcher (pointwise._native.make_launcher), and the common call in C
+        (_c_call) in front of it once torch tensors can come."""
+        runtime = self.runtime
+
+        def raise_error(status):
+            raise runtime.error(status)
+
+        self._raise_error = raise_error
+        self._launch = make_launcher(
+            runtime, self._family_pointer.value,
+            [a.rank if a.is_memref else _dtypes.DTYPES_OF_CODE[code][0]
+             for a, code in zip(self.arguments, self._codes)],
+            self.name, raise_error)
+        self._tensor_type = _NoTensor
+        self._accepted = (frozenset(),) * self.num_arguments
+        tensor_type = _torch_tensor_type()
+        if tensor_type is not _NoTensor:
+            self._bind_torch(tensor_type)
         else:
             self._install_call(None)
 
     def _install_call(self, c_call):
-        """Makes the C call `c_call` (or, when None, the generated Python)
-        this family's __call__. A class per family, so that instances stay
+        """Makes the C call `c_call` (or, when None, the general call) this
+        family's __call__. A class per family, so that instances stay
         callable the normal way (special methods are looked up on the
         type)."""
         self.__class__ = type("Family_" + self.name, (Family,), {
-            "__call__": c_call if c_call is not None else self._python_call,
+            "__call__": c_call if c_call is not None else Family._general_call,
             "__slots__": ()})
-        # inspect.signature(family): the generated call's parameters.
-        self.__signature__ = inspect.signature(
-            types.MethodType(self._python_call, self))
+        self.__signature__ = inspect.Signature([
+            inspect.Parameter("a%d" % i,
+                              inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            for i in range(self.num_arguments)])
 
     def _bind_torch(self, tensor_type):
-        ns = self._namespace
-        ns["_T"] = tensor_type
-        for i, code in enumerate(self._codes):
-            if self.arguments[i].is_memref:
-                ns["_D%d" % i] = _torch_dtypes_of(code)
+        self._tensor_type = tensor_type
+        self._accepted = tuple(
+            _torch_dtypes_of(code) if a.is_memref else frozenset()
+            for a, code in zip(self.arguments, self._codes))
         torch = sys.modules.get("torch")
         if torch is not None and tensor_type is torch.Tensor and \
                 not torch.cuda.is_initialized():
@@ -912,74 +769,104 @@ class Family:
             self._install_call(self._c_call(tensor_type))
 
     def _c_call_at_first_call(self, tensor_type):
-        python_call = self._python_call
-
         def __call__(family, *args, **kwargs):
             family._install_call(family._c_call(tensor_type))
-            return python_call(family, *args, **kwargs)
+            return family._general_call(*args, **kwargs)
         return __call__
 
     def _c_call(self, tensor_type):
-        """The C call of this family (``pointwise._fastcall.FamilyCall``,
-        python_bindings/src/FamilyCall.cpp) for CUDA tensors and the common
-        scalars, handing everything else to the generated Python; None where
-        there is none: the C call path not built or ``POINTWISE_FASTCALL=0``,
-        or a half-precision scalar argument, or a memref of rank above 16
-        (docs/Performance.md, row ``python-c-call``)."""
-        if any(not a.is_memref and _SCALAR_CODES[code] not in "?bhiqfd"
+        """The common call of this family in C (``pointwise._fastcall.
+        FamilyCall``, python_bindings/src/FamilyCall.cpp) for CUDA tensors
+        and the common scalars, handing everything else to _general_call;
+        None where there is none: the extension not built or
+        ``POINTWISE_FASTCALL=0``, or a half-precision scalar argument, or a
+        memref of rank above 16 (docs/Performance.md, row
+        ``python-c-call``)."""
+        if any(not a.is_memref and _dtypes.ALL_DTYPES[code].pack not in "?bhiqfd"
                for a, code in zip(self.arguments, self._codes)):
             return None
         if any(a.is_memref and a.rank > _C_CALL_MAX_RANK for a in self.arguments):
             return None
-        from ._pointwise import _bind_torch_tensors, _load_fastcall
-        fastcall = _load_fastcall(self.runtime)
-        if fastcall is None or not hasattr(fastcall, "FamilyCall") or \
-                fastcall.bound_runtime_path != self.runtime.path:
+        module = fastcall(self.runtime)
+        if module is None or module.bound_runtime_path != self.runtime.path:
             return None  # the C calls launch through another runtime
         torch = sys.modules.get("torch")
         if torch is not None and tensor_type is torch.Tensor:
-            _bind_torch_tensors(fastcall, self.runtime, torch)
+            bind_torch_tensors(module, self.runtime, torch)
         specs = []
         for i, (a, code) in enumerate(zip(self.arguments, self._codes)):
             if a.is_memref:
                 static = a.static_sizes if any(s >= 0 for s in a.static_sizes) \
                     else ()
-                spec = (a.rank, tuple(static), tuple(self._namespace["_D%d" % i]))
+                spec = (a.rank, tuple(static), tuple(self._accepted[i]))
                 if a.has_static_layout:
                     spec += (tuple(PW_DYNAMIC if s is None else s
                                    for s in a.static_strides),
                              PW_DYNAMIC if a.static_offset is None
-                             else a.static_offset, _ITEMSIZE[code])
+                             else a.static_offset,
+                             _dtypes.ALL_DTYPES[code].itemsize)
                 specs.append(spec)
             else:
-                specs.append(_SCALAR_CODES[code])
-        runtime = self.runtime
-
-        def raise_error(status):
-            raise runtime.error(status)
-
-        return fastcall.FamilyCall(
+                specs.append(_dtypes.ALL_DTYPES[code].pack)
+        return module.FamilyCall(
             family=self._family_pointer.value, arguments=tuple(specs),
-            slow=types.MethodType(self._python_call, self),
-            tensor_type=tensor_type, raise_error=raise_error)
+            slow=types.MethodType(Family._general_call, self),
+            tensor_type=tensor_type, raise_error=self._raise_error)
 
-    def _new_buffers(self):
-        buffer = (ctypes.c_int64 * self._buffer_words)()
-        base = ctypes.addressof(buffer)
-        args = (ctypes.c_void_p * max(1, self.num_arguments))(
-            *[base + o for o in self._arg_offsets])
-        return buffer, args
-
-    def _launch_error(self, status):
-        return self.runtime.error(status)
+    def _general_call(self, *args, **kwargs):
+        """The call of any accepted arguments (by position, or by name: a0,
+        a1, ...): reads each memref argument (torch tensors, Strided views,
+        ``__cuda_array_interface__``), fits it to the declared type (rank,
+        static sizes, strides and offset), checks the scalars' kinds, and
+        launches; raises the error that names the argument otherwise."""
+        if kwargs:
+            try:
+                args = self.__signature__.bind(*args, **kwargs).args
+            except TypeError as e:
+                raise TypeError("%s: %s" % (self.name, e)) from None
+        if len(args) != self.num_arguments:
+            raise TypeError("%s takes %d arguments (%d given)"
+                            % (self.name, self.num_arguments, len(args)))
+        tensor_type = self._tensor_type
+        values = list(args)
+        for i, (a, value) in enumerate(zip(self.arguments, args)):
+            code = self._codes[i]
+            if not a.is_memref:
+                if code == ElementType.I1 and type(value) is not bool:
+                    self._check_real(i, value, "i1", "a bool or a real number")
+                elif code == ElementType.BF16:
+                    self._check_real(i, value, "bf16", "a real number")
+                continue
+            if type(value) is tensor_type and value.dtype in self._accepted[i] \
+                    and value.is_cuda and not value.is_neg():
+                pointer, offset = value.data_ptr(), 0
+                sizes, strides = value.shape, value.stride()
+            elif type(value) is Strided and value.code == code and \
+                    not (value.readonly and i in self.outputs):
+                pointer, offset = value.ptr, value.offset
+                sizes, strides = value.shape, value.strides
+            else:
+                pointer, offset, sizes, strides = self._generic_view(i, value)
+            if a.has_static_layout:
+                sizes, strides = self._pad(i, sizes, strides)
+                pointer, offset = self._check_static(i, sizes, strides,
+                                                     pointer, offset)
+            elif any(s >= 0 for s in a.static_sizes):
+                sizes, strides = self._pad(i, sizes, strides)
+                self._check_static(i, sizes)
+            elif len(sizes) > a.rank:
+                sizes, strides = self._pad(i, sizes, strides)
+            values[i] = (pointer, offset, tuple(sizes), tuple(strides))
+        self._launch(*values)
 
     def _argument_error(self, index, message, kind=TypeError):
         return kind("%s: argument #%d: %s" % (self.name, index, message))
 
     def _expected(self, index):
         code = self._codes[index]
-        names = " or ".join("torch." + n for n in _TORCH_DTYPE_NAMES[code])
-        return "%s (%s)" % (_TYPE_NAMES[code], names)
+        names = " or ".join("torch." + d.name
+                            for d in _dtypes.DTYPES_OF_CODE[code])
+        return "%s (%s)" % (_type_name(code), names)
 
     def _generic_view(self, index, value):
         """(pointer, offset, shape, strides) of memref argument `index` from
@@ -988,7 +875,7 @@ class Family:
         output = index in self.outputs
         torch = sys.modules.get("torch")
         if torch is not None and isinstance(value, torch.Tensor):
-            if self._namespace["_T"] is _NoTensor:
+            if self._tensor_type is _NoTensor:
                 self._bind_torch(torch.Tensor)
             got = _torch_dtype_codes().get(value.dtype)
             if got != code:
@@ -1013,7 +900,7 @@ class Family:
             if value.code != code:
                 raise self._argument_error(
                     index, "expected element type %s, got a Strided view of %s"
-                    % (self._expected(index), _TYPE_NAMES[value.code]))
+                    % (self._expected(index), _type_name(value.code)))
             if output and value.readonly:
                 raise self._argument_error(
                     index, "is an output but the Strided view is read-only",
@@ -1030,8 +917,8 @@ class Family:
     def _from_interface(self, index, interface, code, output):
         typestr = interface["typestr"]
         key = (typestr[1:2], int(typestr[2:]) if typestr[2:].isdigit() else 0)
-        got = _TYPESTR_TO_CODE.get(key)
-        if got != code or (typestr[0] == ">" and key[1] > 1):
+        got = _dtypes.from_typestr(*key)
+        if got is None or got.code != code or (typestr[0] == ">" and key[1] > 1):
             raise self._argument_error(
                 index, "expected element type %s, got an array of typestr %r"
                 % (self._expected(index), typestr))
@@ -1105,57 +992,21 @@ class Family:
         declared = argument.static_offset
         if declared is None or declared == offset:
             return pointer, offset
-        moved = pointer - (declared - offset) * _ITEMSIZE[self._codes[index]]
+        moved = pointer - (declared - offset) * \
+            _dtypes.ALL_DTYPES[self._codes[index]].itemsize
         if moved < 0:
             raise self._argument_error(
                 index, "starts at 0x%x, below the family's declared offset of "
                 "%d elements" % (pointer, declared), ValueError)
         return moved, declared
 
-    def _bf16_argument(self, index, value):
+    def _check_real(self, index, value, type_name, expected):
         if not _is_real_number(value):
             raise self._argument_error(
-                index, "cannot pass %r as a scalar bf16: expected a real "
-                "number" % (value,))
-        try:
-            return _bf16_bits(value)
-        except (TypeError, ValueError, OverflowError) as e:
-            raise self._argument_error(
-                index, "cannot pass %r as a scalar bf16 (%s)" % (value, e),
-                OverflowError if isinstance(e, OverflowError) else
-                TypeError) from None
+                index, "cannot pass %r as a scalar %s: expected %s"
+                % (value, type_name, expected))
 
-    def _boolean_argument(self, index, value):
-        if not _is_real_number(value):
-            raise self._argument_error(
-                index, "cannot pass %r as a scalar i1: expected a bool or a "
-                "real number" % (value,))
-        return bool(value)
-
-    def _bad_scalars(self, values, error):
-        """The error for values that could not be packed: a scalar of the
-        wrong kind or out of range (descriptors always pack)."""
-        for i, a in enumerate(self.arguments):
-            if a.is_memref:
-                continue
-            code = _SCALAR_CODES[self._codes[i]]
-            try:
-                struct.pack("<" + code, values[i])
-            except (struct.error, OverflowError, TypeError, ValueError) as e:
-                # A number that does not fit is out of range; anything else
-                # is of the wrong kind.
-                value = values[i]
-                out_of_range = isinstance(e, OverflowError) or (
-                    isinstance(e, struct.error) and
-                    (isinstance(value, numbers.Integral) if code in "bhiq"
-                     else _is_real_number(value)))
-                return self._argument_error(
-                    i, "cannot pass %r as a scalar %s (%s)"
-                    % (values[i], a.element_type, e),
-                    OverflowError if out_of_range else TypeError)
-        return TypeError("%s: cannot pack the arguments: %s" % (self.name, error))
-
-    def __call__(self, *args):  # replaced per family by _build_call
+    def __call__(self, *args):  # replaced per family by _install_call
         raise NotImplementedError
 
 

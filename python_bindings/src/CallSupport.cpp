@@ -401,4 +401,179 @@ bool packScalar(PyObject *value, char code, int64_t &word) {
   }
 }
 
+namespace {
+
+/// The float16 bits of `value`, rounded to nearest even as Python's struct
+/// packs "e"; false when a finite value rounds beyond float16's range.
+bool toHalfBits(double value, uint16_t &bits) {
+  uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  double magnitude = std::fabs(value);
+  if (std::isnan(value)) {
+    bits = sign | 0x7E00;
+    return true;
+  }
+  if (std::isinf(value)) {
+    bits = sign | 0x7C00;
+    return true;
+  }
+  if (magnitude < std::ldexp(1.0, -14)) {
+    // Subnormal: a multiple of 2^-24. The scaling is exact, and rounding
+    // the exact value to an integer is the rounding to float16; 1024 is the
+    // smallest normal number, whose bits follow on.
+    bits =
+        sign | static_cast<uint16_t>(std::nearbyint(std::ldexp(magnitude, 24)));
+    return true;
+  }
+  int exponent;
+  double fraction = std::frexp(magnitude, &exponent); // [0.5, 1)
+  // 11 significant bits: the exact significand scaled to [1024, 2048),
+  // rounded to nearest even (the default rounding mode).
+  double significand = std::nearbyint(std::ldexp(fraction, 11));
+  if (significand == 2048.0) {
+    significand = 1024.0;
+    ++exponent;
+  }
+  int biased = exponent - 1 + 15;
+  if (biased >= 31)
+    return false;
+  bits = sign | static_cast<uint16_t>(biased << 10) |
+         static_cast<uint16_t>(static_cast<int>(significand) - 1024);
+  return true;
+}
+
+/// The bfloat16 bits of float32 `narrow`, rounded to nearest even (NaNs
+/// stay quiet NaNs).
+uint16_t toBfloat16Bits(float narrow) {
+  uint32_t bits;
+  std::memcpy(&bits, &narrow, sizeof(bits));
+  if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu))
+    return static_cast<uint16_t>(((bits >> 16) & 0xFFFF) | 0x0040);
+  bits += 0x7FFF + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+bool isFloatCode(char code) {
+  return code == 'f' || code == 'd' || code == 'e' || code == 'E';
+}
+
+} // namespace
+
+bool convertScalar(PyObject *value, char code, int64_t &word) {
+  if (!isFloatCode(code) || code == 'f' || code == 'd')
+    if (packScalar(value, code, word))
+      return true;
+  word = 0;
+  if (code == '?') {
+    int truth = PyObject_IsTrue(value);
+    if (truth < 0)
+      return false;
+    word = truth;
+    return true;
+  }
+  if (isFloatCode(code)) {
+    double real = PyFloat_AsDouble(value); // __float__, else __index__
+    if (real == -1.0 && PyErr_Occurred())
+      return false; // TypeError, or OverflowError for a huge int
+    bool finite = std::isfinite(real);
+    if (code == 'd') {
+      std::memcpy(&word, &real, sizeof(real));
+      return true;
+    }
+    if (code == 'e') {
+      uint16_t bits;
+      if (!toHalfBits(real, bits)) {
+        PyErr_SetString(PyExc_OverflowError,
+                        "float too large to pack with e format");
+        return false;
+      }
+      word = bits;
+      return true;
+    }
+    float narrow = static_cast<float>(real);
+    if (finite && std::isinf(narrow)) {
+      PyErr_SetString(PyExc_OverflowError,
+                      "float too large to pack with f format");
+      return false;
+    }
+    if (code == 'E') {
+      word = toBfloat16Bits(narrow);
+      return true;
+    }
+    std::memcpy(&word, &narrow, sizeof(narrow));
+    return true;
+  }
+  if (!std::strchr("bhiqBHIQ", code) || code == 0) {
+    PyErr_Format(PyExc_ValueError, "unknown scalar code '%c'", code);
+    return false;
+  }
+  Ref index(PyNumber_Index(value)); // TypeError for non-integers
+  if (!index)
+    return false;
+  if (!packScalar(index.get(), code, word)) {
+    char lower = static_cast<char>(code | 0x20);
+    int bits = lower == 'b' ? 8 : lower == 'h' ? 16 : lower == 'i' ? 32 : 64;
+    if (code == lower)
+      PyErr_Format(PyExc_OverflowError,
+                   "%R is out of range for a %d-bit signed integer",
+                   index.get(), bits);
+    else
+      PyErr_Format(PyExc_OverflowError,
+                   "%R is out of range for a %d-bit unsigned integer",
+                   index.get(), bits);
+    return false;
+  }
+  return true;
+}
+
+void writeDescriptor(int64_t *words, Py_ssize_t rank, uint64_t data,
+                     int64_t offset, Py_ssize_t viewRank, const int64_t *sizes,
+                     const int64_t *strides) {
+  auto address = static_cast<int64_t>(data);
+  words[0] = address;
+  words[1] = address;
+  words[2] = offset;
+  Py_ssize_t lead = rank - viewRank;
+  for (Py_ssize_t d = 0; d < rank; ++d) {
+    bool padded = d < lead;
+    words[3 + d] = padded ? 1 : sizes[d - lead];
+    words[3 + rank + d] = padded ? 0 : strides[d - lead];
+  }
+}
+
+namespace {
+/// The device and stream this thread last made current in the runtime,
+/// valid for `recordBinding`.
+thread_local unsigned recordBinding = ~0u;
+thread_local int currentDevice = -1;
+thread_local void *currentStream = nullptr;
+} // namespace
+
+int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream) {
+  bool known = recordBinding == bound.binding;
+  if (!known || device != currentDevice) {
+    recordBinding = ~0u; // unknown until both calls are done
+    if (int status = bound.entries.setDevice(device))
+      return status;
+    currentDevice = device;
+  }
+  if (!known || stream != currentStream) {
+    bound.entries.setStream(stream);
+    currentStream = stream;
+  }
+  recordBinding = bound.binding;
+  return 0;
+}
+
+int launchFamily(const BoundRuntime &bound, void *family, void **pointers,
+                 int device, void *stream) {
+  PyThreadState *released = PyEval_SaveThread();
+  int status = 0;
+  if (device >= 0)
+    status = selectDeviceAndStream(bound, device, stream);
+  if (!status)
+    status = bound.entries.launch(family, pointers);
+  PyEval_RestoreThread(released);
+  return status;
+}
+
 } // namespace pointwise::python

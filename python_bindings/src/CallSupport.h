@@ -4,11 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The pieces that both C call paths of `pointwise._fastcall` use: the
-// runtime's entry points bound by `bind()`, the tensor access table bound by
-// `bind_tensors()`, reading one tensor, packing one scalar, and an owning
-// reference. `FastCall.cpp` is the call of a @pw.pointwise function,
-// `FamilyCall.cpp` the call of an AOT library's family.
+// The pieces that the C calls of `pointwise._fastcall` share: the runtime's
+// entry points bound by `bind()`, the tensor access table bound by
+// `bind_tensors()`, reading one tensor, and the launch ABI of
+// `pwFamilyLaunch` (a descriptor per memref, an 8-byte slot per scalar, the
+// launch with the GIL released), written once here. `FastCall.cpp` is the
+// common call of a @pw.pointwise function, `FamilyCall.cpp` the common call
+// of an AOT library's family, and `Launcher.cpp` the launch that the general
+// paths of both make once they have read their arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,6 +168,33 @@ bool readTensor(PyObject *tensor, TensorInfo &info, bool withStrides);
 /// reports it.
 bool packScalar(PyObject *value, char code, int64_t &word);
 
+/// Like packScalar, for any value that Python's struct module packs with
+/// `code` (objects with __index__ for the integer codes, __float__ for the
+/// float ones, any object's truth for ?), and for "e" (float16, rounded to
+/// nearest even) and "E" (bfloat16: rounded to float32, then to its upper
+/// 16 bits, to nearest even). False with TypeError (not a number of that
+/// kind) or OverflowError (out of the type's range; a float that rounds to
+/// infinity) set.
+bool convertScalar(PyObject *value, char code, int64_t &word);
+
+/// Writes the memref descriptor of a view at `words`: (allocated, aligned,
+/// offset, sizes, strides) at rank `rank`, the view's `viewRank` <= `rank`
+/// dims last and leading dims of size 1 and stride 0 before them, both
+/// pointers `data`.
+void writeDescriptor(int64_t *words, Py_ssize_t rank, uint64_t data,
+                     int64_t offset, Py_ssize_t viewRank, const int64_t *sizes,
+                     const int64_t *strides);
+
+/// Makes `device` and `stream` current for this thread's launches, skipping
+/// the runtime calls when they already are (the runtime's state is per
+/// thread, and so is the record of it). 0, or the runtime's status.
+int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream);
+
+/// Calls pwFamilyLaunch(family, pointers) with the GIL released, after
+/// selecting `device` and `stream` when `device` >= 0. The status.
+int launchFamily(const BoundRuntime &bound, void *family, void **pointers,
+                 int device = -1, void *stream = nullptr);
+
 /// Raises the error of launch status `status` through `raiseError` (a
 /// callable of the package that raises), or a RuntimeError naming the
 /// status when it returns without raising. Returns null for the caller to
@@ -178,6 +208,8 @@ void freeTrackedObject(PyObject *object);
 
 /// Registers `pointwise._fastcall.FamilyCall` in `module`; -1 on error.
 int addFamilyCallType(PyObject *module);
+/// Registers `pointwise._fastcall.Launcher` in `module`; -1 on error.
+int addLauncherType(PyObject *module);
 
 } // namespace pointwise::python
 

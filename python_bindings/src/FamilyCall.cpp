@@ -6,15 +6,15 @@
 //
 // `pointwise._fastcall.FamilyCall`: the common call of a family of a
 // pw-compile library (`KernelLibrary(...).family(name)(...)`), done in C
-// instead of the generated Python of `Family._build_call`, for host time per
+// in front of the general call `Family._general_call`, for host time per
 // call below PyTorch eager's (docs/Performance.md, row `python-c-call`). The
 // common call is: every memref argument an exact `torch.Tensor` on a CUDA
 // device, of a dtype the argument accepts, any strides, of the argument's rank
 // or one that leading size-1 dims or padding make it; every scalar a Python
 // number that packs (bool, int, float). The call packs the memref descriptors
-// and scalars exactly as the generated Python does and launches on the
+// and scalars exactly as the general call does and launches on the
 // runtime's current device and stream with the GIL released. Anything else
-// hands the call, unchanged, to the generated Python, which either handles it
+// hands the call, unchanged, to the general call, which either handles it
 // or raises the error that names the mistake: this file never changes a result,
 // only its cost.
 //
@@ -103,20 +103,13 @@ bool packMemref(const ArgumentSpec &spec, const TensorInfo &info,
     ++first;
   if (info.rank - first > rank)
     return false;
-  Py_ssize_t lead = rank - (info.rank - first);
-  auto address = static_cast<int64_t>(info.data);
-  words[0] = address;
-  words[1] = address;
-  words[2] = 0;
+  writeDescriptor(words, rank, info.data, 0, info.rank - first,
+                  info.sizes + first, info.strides + first);
   int64_t *sizes = words + 3, *strides = words + 3 + rank;
-  for (Py_ssize_t d = 0; d < rank; ++d) {
-    bool padded = d < lead;
-    sizes[d] = padded ? 1 : info.sizes[first + d - lead];
-    strides[d] = padded ? 0 : info.strides[first + d - lead];
-    if (!spec.staticSizes.empty() && spec.staticSizes[d] >= 0 &&
-        sizes[d] != spec.staticSizes[d])
-      return false;
-  }
+  if (!spec.staticSizes.empty())
+    for (Py_ssize_t d = 0; d < rank; ++d)
+      if (spec.staticSizes[d] >= 0 && sizes[d] != spec.staticSizes[d])
+        return false;
   if (!spec.hasStaticLayout)
     return true;
   if (!hasDeclaredStrides(spec, sizes, strides))
@@ -173,12 +166,7 @@ PyObject *familyCallCall(PyObject *object, PyObject *args, PyObject *kwargs) {
       return slow();
   }
 
-  BoundRuntime bound = getBoundRuntime();
-  void *family = self->family;
-  PyThreadState *released = PyEval_SaveThread();
-  int status = bound.entries.launch(family, pointers);
-  PyEval_RestoreThread(released);
-  if (status)
+  if (int status = launchFamily(getBoundRuntime(), self->family, pointers))
     return raiseLaunchError(self->raiseError, status);
   Py_RETURN_NONE;
 }

@@ -13,8 +13,10 @@
 // any surprise on the way, hands the call to the general Python path
 // unchanged, so this file never changes a result, only its cost.
 //
-// The module also holds FamilyCall (FamilyCall.cpp), the call of an AOT
-// library's family; what the two share is in CallSupport.h.
+// The module also holds FamilyCall (FamilyCall.cpp), the common call of an
+// AOT library's family, and Launcher (Launcher.cpp), the launch of the
+// general paths; what they share, the launch ABI included, is in
+// CallSupport.h.
 //
 // Built against the stable ABI (Py_LIMITED_API 3.11): one binary serves
 // Python 3.11 and later. It does not link the runtime: the Python side hands
@@ -33,32 +35,6 @@
 using namespace pointwise::python;
 
 namespace {
-
-/// The device and stream this thread last made current in the runtime (the
-/// runtime's own state is per thread too), valid for `recordBinding`. Shared
-/// by the general path through `select()`, so that the two paths never
-/// disagree.
-thread_local unsigned recordBinding = ~0u;
-thread_local int currentDevice = -1;
-thread_local void *currentStream = nullptr;
-
-/// Makes `device` and `stream` current for this thread's launches, skipping
-/// the runtime calls when they already are. 0, or the runtime's status.
-int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream) {
-  bool known = recordBinding == bound.binding;
-  if (!known || device != currentDevice) {
-    recordBinding = ~0u; // unknown until both calls are done
-    if (int status = bound.entries.setDevice(device))
-      return status;
-    currentDevice = device;
-  }
-  if (!known || stream != currentStream) {
-    bound.entries.setStream(stream);
-    currentStream = stream;
-  }
-  recordBinding = bound.binding;
-  return 0;
-}
 
 /// A FastPath object: one per @pw.pointwise function.
 struct FastPath {
@@ -271,8 +247,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
     stride *= first.sizes[d] > 0 ? first.sizes[d] : 1;
   }
 
-  // Pack: per memref operand (allocated, aligned, offset, sizes, strides),
-  // per scalar one 8-byte word, in argument order, outputs last.
+  // Pack: per memref operand its descriptor, per scalar one 8-byte word, in
+  // argument order, outputs last.
   Py_ssize_t numOperands = self->numInputs + self->numOutputs;
   Py_ssize_t descriptorWords = 3 + 2 * rank;
   LaunchArguments launch;
@@ -283,12 +259,7 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   void **pointers = launch.pointers();
   size_t at = 0;
   auto packTensor = [&](uint64_t data) {
-    auto address = static_cast<int64_t>(data);
-    words[at] = address;
-    words[at + 1] = address;
-    words[at + 2] = 0;
-    std::memcpy(&words[at + 3], first.sizes, rank * sizeof(int64_t));
-    std::memcpy(&words[at + 3 + rank], strides, rank * sizeof(int64_t));
+    writeDescriptor(&words[at], rank, data, 0, rank, first.sizes, strides);
     at += descriptorWords;
   };
   Py_ssize_t nextTensor = 0;
@@ -324,13 +295,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
       return nullptr;
   }
 
-  int status;
-  BoundRuntime bound = getBoundRuntime();
-  PyThreadState *released = PyEval_SaveThread();
-  status = selectDeviceAndStream(bound, static_cast<int>(device), stream);
-  if (!status)
-    status = bound.entries.launch(family, pointers);
-  PyEval_RestoreThread(released);
+  int status = launchFamily(getBoundRuntime(), family, pointers,
+                            static_cast<int>(device), stream);
   if (status)
     return raiseLaunchError(self->raiseError, status);
   if (self->numOutputs == 1)
@@ -522,7 +488,9 @@ int moduleExec(PyObject *module) {
     Py_DECREF(type);
     return -1;
   }
-  return addFamilyCallType(module);
+  if (addFamilyCallType(module) < 0)
+    return -1;
+  return addLauncherType(module);
 }
 
 PyModuleDef_Slot moduleSlots[] = {

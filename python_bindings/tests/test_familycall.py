@@ -2,9 +2,9 @@
 C call of an AOT library's family, without a GPU: the families are compiled
 by pw-compile with --target=cpu (host loops dispatched by the same runtime),
 and a stand-in tensor type over NumPy arrays plays torch.Tensor. Every call
-is made through the C call and through the generated Python it replaces
-(`Family._python_call`): the same outputs, the same packed arguments, the
-same errors."""
+is made through the C call and through the general call it stands in front
+of (`Family._general_call`, which launches through `_fastcall.Launcher`):
+the same outputs, the same packed arguments, the same errors."""
 
 import ctypes
 import inspect
@@ -13,7 +13,7 @@ import struct
 import numpy as np
 import pytest
 
-from pointwise import _pointwise, _runtime
+from pointwise import _native, _runtime
 from pointwise._runtime import KernelLibrary, load_runtime
 
 SOURCE = r"""
@@ -175,7 +175,7 @@ def _runtime_dir(runtime):
 @pytest.fixture
 def family(library, monkeypatch):
     """family(name): the family bound to FakeTensor as its tensor type."""
-    if _pointwise._load_fastcall(library.runtime) is None:
+    if _native.fastcall(library.runtime) is None:
         pytest.skip("pointwise._fastcall is not built (no Python headers)")
     monkeypatch.setattr(_runtime, "_torch_dtypes_of",
                         lambda code: _BY_CODE.get(code, frozenset()))
@@ -184,15 +184,15 @@ def family(library, monkeypatch):
     def get(name):
         f = _runtime.Family(library, name, library.family(name)._table)
         f._bind_torch(FakeTensor)
-        # Counts the launches of the generated Python (the C call launches
+        # Counts the launches of the general call (the C call launches
         # through the runtime directly).
-        launch = f._namespace["_launch"]
+        launch = f._launch
         f.python_launches = 0
 
-        def counted(family, args):
+        def counted(*values):
             f.python_launches += 1
-            return launch(family, args)
-        f._namespace["_launch"] = counted
+            return launch(*values)
+        f._launch = counted
         made.append(f)
         return f
     return get
@@ -203,7 +203,7 @@ def c_call_of(f):
 
 
 def python_call(f, *args):
-    return f._python_call(f, *args)
+    return f._general_call(*args)
 
 
 def outcome(call, *args):
@@ -218,7 +218,7 @@ def test_the_c_call_is_installed(family):
     f = family("axpy")
     assert type(c_call_of(f)).__name__ == "FamilyCall"
     assert list(inspect.signature(f).parameters) == ["a0", "a1", "a2", "a3"]
-    # Half-precision scalars keep the generated Python.
+    # Half-precision scalars keep the general call.
     assert not type(c_call_of(family("scale_f16"))).__name__ == "FamilyCall"
 
 
@@ -264,14 +264,14 @@ LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
 
 
 class Recorder:
-    """A stand-in for pwFamilyLaunch on both paths: records which path
-    launched, the family and each argument's packed words; launches
-    nothing."""
+    """A stand-in for pwFamilyLaunch, which both paths call: records which
+    path launched ("Python" while the general call's launcher runs), the
+    family and each argument's packed words; launches nothing."""
 
     def __init__(self, f, status=0):
         self.f, self.status, self.launches, self.paths = f, status, [], []
-        self.c_callback = LAUNCH(lambda *a: self.launch("C", *a))
-        self.python_callback = LAUNCH(lambda *a: self.launch("Python", *a))
+        self.current = "C"
+        self.c_callback = LAUNCH(lambda *a: self.launch(self.current, *a))
 
     def launch(self, path, family, args):
         values = []
@@ -286,7 +286,7 @@ class Recorder:
 @pytest.fixture
 def recorder(library):
     """recorder(f): routes both of f's paths to a Recorder."""
-    fastcall = _pointwise._load_fastcall(library.runtime)
+    fastcall = _native.fastcall(library.runtime)
     runtime = library.runtime
     saved = []
 
@@ -296,12 +296,20 @@ def recorder(library):
         fastcall.bind(address,
                       ctypes.cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
                       ctypes.cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
-        saved.append((f, f._namespace["_launch"]))
-        f._namespace["_launch"] = r.python_callback
+        launch = f._launch
+        saved.append((f, launch))
+
+        def through_the_general_call(*values):
+            r.current = "Python"
+            try:
+                return launch(*values)
+            finally:
+                r.current = "C"
+        f._launch = through_the_general_call
         return r
     yield make
     for f, launch in saved:
-        f._namespace["_launch"] = launch
+        f._launch = launch
     cast = ctypes.cast
     fastcall.bind(cast(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
                   cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
@@ -309,7 +317,7 @@ def recorder(library):
 
 
 @pytest.mark.parametrize("case", list(layouts()), ids=lambda c: c[0])
-def test_packed_words_match_the_generated_python(family, recorder, case):
+def test_packed_words_match_the_general_call(family, recorder, case):
     _, x, y, out = case
     f = family("axpy")
     r = recorder(f)
@@ -373,7 +381,7 @@ class SubFloat32(np.float32):
 @pytest.mark.filterwarnings("ignore:Casting complex values")
 def test_scalars_needing_python_code_are_handed_over(family, recorder):
     """The C call runs no conversion of the caller's: such scalars go to the
-    generated Python, which converts them once. NumPy's own scalar types
+    general call, which converts them once. NumPy's own scalar types
     convert in NumPy's C code and stay in the C call."""
     f = family("axpy")
     r = recorder(f)
@@ -404,7 +412,7 @@ NUMPY_SCALARS = [np.int8(-128), np.int16(-3), np.int32(2**31 - 1),
 def test_numpy_scalars_pack_like_struct(family, recorder, value):
     """Each NumPy scalar in each scalar slot of shift_if (i8, i1, f64) and
     widen_sum (i16, i32, i64): the C call packs the same words as the
-    generated Python, or hands over the values struct rejects, which then
+    general call, or hands over the values struct rejects, which then
     fail the same way."""
     x = np.arange(6, dtype=np.int32)
     calls = [("shift_if", lambda v: (FakeTensor(x), v, True, 1.0,
@@ -457,7 +465,7 @@ def test_a_call_made_while_reading_a_tensor(family):
 @pytest.mark.parametrize("error", [KeyboardInterrupt, RuntimeError])
 def test_errors_other_than_hand_overs_propagate(family, error):
     """An error the C call does not expect of an argument (an interrupt, a
-    framework's RuntimeError) is raised, as the generated Python raises it,
+    framework's RuntimeError) is raised, as the general call raises it,
     not swallowed."""
     f = family("axpy")
     x = rnd(2, 3)
@@ -473,7 +481,7 @@ def test_errors_other_than_hand_overs_propagate(family, error):
     assert f.python_launches == 0
 
 
-def test_a_second_runtime_keeps_the_generated_python(family, monkeypatch):
+def test_a_second_runtime_keeps_the_general_call(family, monkeypatch):
     """The C calls launch through the runtime _fastcall was bound to; a
     family of a library loaded with another runtime keeps the generated
     Python, which launches through its own."""
@@ -483,7 +491,7 @@ def test_a_second_runtime_keeps_the_generated_python(family, monkeypatch):
     assert type(c_call_of(f)).__name__ != "FamilyCall"
 
 
-def test_families_above_16_dims_keep_the_generated_python(family):
+def test_families_above_16_dims_keep_the_general_call(family):
     f = family("copy17")
     assert type(c_call_of(f)).__name__ != "FamilyCall"
     x = rnd(*([1] * 15 + [2, 3]))
@@ -624,7 +632,7 @@ def test_tables_of_another_abi_version_are_rejected(library):
 
 def hand_overs():
     """Calls of axpy outside the C call's common case: it must hand them to
-    the generated Python, which rejects all but the keyword call."""
+    the general call, which rejects all but the keyword call."""
     x, y, out = rnd(5, 7), rnd(5, 7), np.zeros((5, 7), np.float32)
     t = FakeTensor
     yield "string scalar", (t(x), t(y), "2", t(out)), {}
@@ -645,11 +653,11 @@ def hand_overs():
 
 
 @pytest.mark.parametrize("case", list(hand_overs()), ids=lambda c: c[0])
-def test_hand_overs_end_as_in_the_generated_python(family, case):
+def test_hand_overs_end_as_in_the_general_call(family, case):
     name, args, kwargs = case
     f = family("axpy")
     got = outcome(lambda *a: f(*a, **kwargs), *args)
-    want = outcome(lambda *a: f._python_call(f, *a, **kwargs), *args)
+    want = outcome(lambda *a: f._general_call(*a, **kwargs), *args)
     assert got == want
     assert (got[0] == "ok") == (name == "keyword")
 
@@ -666,7 +674,7 @@ def test_launch_errors_raise_the_runtimes_error(family, recorder):
 
 
 def test_bad_construction(library):
-    fastcall = _pointwise._load_fastcall(library.runtime)
+    fastcall = _native.fastcall(library.runtime)
     if fastcall is None:
         pytest.skip("pointwise._fastcall is not built (no Python headers)")
     FamilyCall = fastcall.FamilyCall

@@ -10,7 +10,7 @@ import struct
 
 import pytest
 
-from pointwise import _pointwise
+from pointwise import _native
 from pointwise._runtime import load_runtime
 
 LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
@@ -61,7 +61,7 @@ def empty_like(tensor, dtype=None):
 @pytest.fixture
 def fastcall():
     runtime = load_runtime()
-    module = _pointwise._load_fastcall(runtime)
+    module = _native.fastcall(runtime)
     if module is None:
         pytest.skip("pointwise._fastcall is not built (no Python headers)")
     yield module
@@ -319,16 +319,16 @@ def test_calls_before_bind_go_to_the_general_path():
     import pathlib
     import subprocess
     import sys
-    path = _pointwise._beside_runtime(_pointwise._FASTCALL_NAME,
-                                      load_runtime().path)
+    path = _native._beside_runtime(_native.FASTCALL_NAME,
+                                   load_runtime().path)
     if path is None:
         pytest.skip("pointwise._fastcall is not built (no Python headers)")
     script = """
 import sys
 sys.path[:0] = [%r, %r]
-from pointwise import _pointwise
+from pointwise import _native
 import test_fastcall as t
-module = _pointwise._load_extension("pointwise._fastcall", %r)
+module = _native._load_extension("pointwise._fastcall", %r)
 plans = {(("f32",), (), 1, 0): ("launcher", ("f32",), t.FAMILY, " ")}
 fast = module.FastPath(
     num_inputs=1, num_outputs=1, tensor_positions=(0,), scalar_positions=(),
@@ -337,7 +337,7 @@ fast = module.FastPath(
     empty_like=t.empty_like, raw_stream=lambda device: t.STREAM,
     raise_error=print)
 print(fast((t.FakeTensor((4,)),), {}))
-""" % (str(pathlib.Path(_pointwise.__file__).parent.parent),
+""" % (str(pathlib.Path(_native.__file__).parent.parent),
        str(pathlib.Path(__file__).parent), str(path))
     result = subprocess.run([sys.executable, "-c", script],
                             capture_output=True, text=True, timeout=120)

@@ -416,8 +416,8 @@ def test_torch_tensor_reader_matches_attributes(monkeypatch):
     """pointwise._torchtensors (built for this torch) in the C call path:
     the same results, allocations, streams and hand-overs as reading
     attributes."""
-    from pointwise import _pointwise as impl
-    fastcall = impl._load_fastcall(impl.load_runtime())
+    from pointwise import _native, _runtime
+    fastcall = _native.fastcall(_runtime.load_runtime())
     if fastcall is None:
         pytest.skip("no C call path here")
 
@@ -430,11 +430,11 @@ def test_torch_tensor_reader_matches_attributes(monkeypatch):
     a = random((64, 33), torch.float16, 1)
     b = random((64, 33), torch.float32, 2)
     two(a, b, 1.0)  # the general call plans; the fast path is bound now
-    module = impl._torch_tensors
+    module = _native._torch_tensors
     if module is False or module is None:
         pytest.skip("no pointwise._torchtensors for torch %s here"
                     % torch.__version__)
-    table = impl._check_torch_tensors(module, torch)
+    table = _native._check_torch_tensors(module, torch)
     assert table is not None and table[module.probe(b)[2]] is torch.float32
 
     def run_both(*args, **outputs):

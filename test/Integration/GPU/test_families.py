@@ -597,7 +597,7 @@ def test_tensors_with_the_negative_bit_are_rejected():
     z = torch.complex(rnd(64), rnd(64))
     imag = z.conj().imag
     out = torch.zeros(64, device=DEV)
-    for call in (add, lambda *a: add._python_call(add, *a)):
+    for call in (add, lambda *a: add._general_call(*a)):
         with pytest.raises(TypeError, match="negative or conjugate bit"):
             call(imag, imag, out)
     assert torch.count_nonzero(out) == 0
@@ -686,15 +686,15 @@ def test_muladd_i32_wraps(layout):
 def test_c_call_reads_unsigned_tensors(name, monkeypatch):
     """An i32 family takes uint32 tensors (integers are signless) through
     the C call, whose tensor reader maps torch's unsigned dtypes: the
-    generated Python, made to fail here, is not used."""
+    general call, made to fail here, is not used."""
     dtype = getattr(torch, name, None)
     f = kernels("muladd_i32")
     if dtype is None or not _c_call_in_use(f):
         pytest.skip("no torch.%s or no C call here" % name)
 
-    def generated_python_launch(*args):
-        raise AssertionError("handed over to the generated Python")
-    monkeypatch.setitem(f._namespace, "_launch", generated_python_launch)
+    def general_call_launch(*args):
+        raise AssertionError("handed over to the general call")
+    monkeypatch.setattr(f, "_launch", general_call_launch)
     x = torch.randint(-2**31, 2**31 - 1, (17, 33, 5), device=DEV,
                       dtype=torch.int32)
     y = torch.randint(-2**31, 2**31 - 1, (33, 5), device=DEV, dtype=torch.int32)
@@ -860,10 +860,10 @@ def test_static_strides_and_offsets(monkeypatch):
         f(base, 2.0, torch.empty(70, 40, device=DEV).t())
     # Past the Python checks, the runtime's: a descriptor that contradicts
     # the type is a layout error, not a kernel reading other elements.
-    monkeypatch.setitem(f._namespace, "_check_static",
+    monkeypatch.setattr(f, "_check_static",
                         lambda index, sizes, strides, pointer, offset:
                         (pointer, offset))
-    e = expect_layout_error(f._python_call, f, base.t(), 2.0, out)
+    e = expect_layout_error(f._general_call, base.t(), 2.0, out)
     assert "argument 0 dim 1 has stride 70 but the function declares 1" \
         in e.message
 
@@ -994,7 +994,7 @@ def test_bad_arguments():
 
 
 # ===------------------------------------------------------------------------===
-# The C call (pointwise._fastcall.FamilyCall) against the generated Python
+# The C call (pointwise._fastcall.FamilyCall) against the general call
 # ===------------------------------------------------------------------------===
 
 def _c_call_in_use(family):
@@ -1003,7 +1003,7 @@ def _c_call_in_use(family):
 
 def test_families_use_the_c_call():
     """With _fastcall.abi3.so in the bundle, families of torch tensors take
-    the C call (the tests above all run through it); the generated Python
+    the C call (the tests above all run through it); the general call
     serves what it hands over."""
     if not (BUNDLE / "_fastcall.abi3.so").is_file():
         pytest.skip("the bundle has no _fastcall.abi3.so")
@@ -1021,11 +1021,11 @@ C_CALL_CASES = [
 
 
 @pytest.mark.parametrize("case", C_CALL_CASES, ids=lambda c: c[0])
-def test_c_call_matches_the_generated_python(case):
+def test_c_call_matches_the_general_call(case):
     """Same outputs, or the same error, through both paths of axpy."""
     x, y = case[1]()
     results = []
-    for call in (axpy, lambda *a: axpy._python_call(axpy, *a)):
+    for call in (axpy, lambda *a: axpy._general_call(*a)):
         out = torch.broadcast_shapes(x.shape, y.shape)
         out = poison(torch.empty(out, device=DEV))
         try:
@@ -1041,7 +1041,7 @@ def test_c_call_matches_the_generated_python(case):
     check_close(results[0], x * -1.25 + y, rtol=1e-6)
 
 
-def test_c_call_hand_overs_raise_like_the_generated_python():
+def test_c_call_hand_overs_raise_like_the_general_call():
     x = rnd(8)
     out = torch.empty(8, device=DEV)
     cases = [(x.double(), x, 1.0, out), (x.cpu(), x, 1.0, out),
@@ -1049,7 +1049,7 @@ def test_c_call_hand_overs_raise_like_the_generated_python():
              (x, rnd(9), 1.0, out)]
     for args in cases:
         outcomes = []
-        for call in (axpy, lambda *a: axpy._python_call(axpy, *a)):
+        for call in (axpy, lambda *a: axpy._general_call(*a)):
             try:
                 call(*args)
                 outcomes.append("ok")

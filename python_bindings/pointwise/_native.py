@@ -1,0 +1,332 @@
+"""The package's native parts and the one launch of a family.
+
+* :func:`library_candidates`: where the package looks for its libraries and
+  extensions.
+* :func:`fastcall`: ``pointwise._fastcall`` (python_bindings/src), the C
+  calls: the common calls of @pw.pointwise functions (``FastPath``) and of
+  AOT families (``FamilyCall``), and ``Launcher``, the launch that every
+  general call path makes once it has read its arguments. Bound to the
+  runtime's entry points when loaded.
+* :func:`bind_torch_tensors`: ``pointwise._torchtensors``, the C reader of
+  PyTorch tensors, when it was built for the torch in use.
+* :func:`make_launcher`: the launch of one family: ``_fastcall.Launcher``, or
+  :class:`PythonLauncher` (the same packing with Python's struct module)
+  only where the extension is not built or ``POINTWISE_FASTCALL=0``.
+* :func:`select`: makes a device and stream current for this thread's
+  launches.
+
+This module imports nothing of the package but ``_dtypes``; the runtime
+object it takes is ``pointwise._runtime.Runtime``.
+"""
+
+import ctypes
+import importlib.machinery
+import importlib.util
+import numbers
+import os
+import struct
+import threading
+
+from . import _dtypes
+
+__all__ = ["library_candidates", "fastcall", "bind_torch_tensors",
+           "make_launcher", "PythonLauncher", "select"]
+
+FASTCALL_NAME = "_fastcall.abi3.so"
+TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
+# kTensorAccessVersion of python_bindings/src/TensorAccess.h: the table
+# layout this package's checks (_check_torch_tensors) read.
+_TENSOR_ACCESS_VERSION = 2
+
+
+def library_candidates(name, env=None, first_dirs=()):
+    """Where the package looks for one of its native libraries, in order:
+    ``$env`` (the file or its directory), `first_dirs`, next to this package
+    (installed), its parent (the GPU bundle's layout), then ``build/lib`` and
+    ``gpu-bundle/`` of the source tree."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = []
+    value = os.environ.get(env) if env else None
+    if value:
+        candidates.append(os.path.join(value, name)
+                          if os.path.isdir(value) else value)
+    for directory in tuple(first_dirs) + (
+            here, os.path.dirname(here),
+            os.path.join(here, "..", "..", "build", "lib"),
+            os.path.join(here, "..", "..", "gpu-bundle")):
+        candidates.append(os.path.join(directory, name))
+    return candidates
+
+
+def _beside_runtime(name, runtime_path):
+    """The first existing `name` among the package's library candidates,
+    the runtime's own directory first; None if there is none."""
+    first = ([os.path.dirname(runtime_path)]
+             if runtime_path and os.sep in runtime_path else [])
+    return next((c for c in library_candidates(name, None, first)
+                 if os.path.isfile(c)), None)
+
+
+def _load_extension(name, path):
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def _disabled(variable):
+    return os.environ.get(variable, "1") in ("0", "no", "")
+
+
+_fastcall = None  # None: not tried yet; False: not in use; the module
+_torch_tensors = None  # the same
+_lock = threading.Lock()
+
+
+def fastcall(runtime):
+    """``pointwise._fastcall`` (built next to the runtime), bound to
+    `runtime`'s entry points; None where it was not built, does not load,
+    or ``POINTWISE_FASTCALL=0``."""
+    global _fastcall
+    if _fastcall is not None:
+        return _fastcall or None
+    with _lock:
+        if _fastcall is None:
+            module = False
+            if not _disabled("POINTWISE_FASTCALL"):
+                path = _beside_runtime(FASTCALL_NAME, runtime.path)
+                try:
+                    if path is not None:
+                        module = _load_extension("pointwise._fastcall", path)
+                except ImportError:
+                    module = False  # damaged or built for another platform
+                if module:
+                    address = ctypes.cast
+                    module.bind(
+                        address(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
+                        address(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                        address(runtime.lib.pwSetStream, ctypes.c_void_p).value)
+                    module.bound_runtime_path = runtime.path
+            _fastcall = module
+    return _fastcall or None
+
+
+def _check_torch_tensors(module, torch):
+    """The dtype table of pointwise._torchtensors (a tuple indexed by its
+    dtype codes), or None when it does not read, allocate and find streams
+    exactly as torch's own attributes say."""
+    device = torch.cuda.current_device()
+    codes = {}
+    for dtype in _dtypes.ALL_DTYPES:
+        dtype = getattr(torch, dtype.name, None)  # uint16...: torch >= 2.3
+        if dtype is None:
+            continue
+        base = torch.empty((3, 5), dtype=dtype, device="cuda")
+        for tensor in (base, base[1:, 2:], base.t()):
+            probe = module.probe(tensor)
+            if probe is None or probe[0] != tensor.data_ptr() or \
+                    probe[1] != tuple(tensor.shape) or \
+                    probe[3] != tensor.get_device() or \
+                    probe[4] != tensor.is_contiguous() or \
+                    probe[5] != tuple(tensor.stride()):
+                return None
+            if codes.setdefault(probe[2], dtype) is not dtype:
+                return None
+        made = module.empty((4, 6), probe[2], device)
+        if type(made) is not torch.Tensor or made.dtype is not dtype or \
+                made.shape != (4, 6) or not made.is_contiguous() or \
+                made.get_device() != device:
+            return None
+    if module.probe(torch.empty(2)) is not None:  # a CPU tensor
+        return None
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        if module.stream(device) != stream.cuda_stream:
+            return None
+    if module.stream(device) != torch.cuda.current_stream().cuda_stream:
+        return None
+    table = [None] * (max(codes) + 1)
+    for code, dtype in codes.items():
+        table[code] = dtype
+    return tuple(table)
+
+
+def bind_torch_tensors(module, runtime, torch):
+    """Lets the C calls of `module` (``pointwise._fastcall``) read torch
+    tensors, allocate and find streams through pointwise._torchtensors
+    (python_bindings/src/TorchTensors.cpp) instead of Python attributes, when
+    it was built for this very torch (version and git revision) and passes
+    _check_torch_tensors; otherwise, or with ``POINTWISE_TORCH_TENSORS=0``,
+    they read attributes."""
+    global _torch_tensors
+    if _torch_tensors is not None:
+        return
+    with _lock:
+        if _torch_tensors is not None:
+            return
+        _torch_tensors = False
+        if _disabled("POINTWISE_TORCH_TENSORS"):
+            return
+        path = _beside_runtime(TORCH_TENSORS_NAME, runtime.path)
+        if path is None or not torch.cuda.is_available():
+            return
+        try:
+            reader = _load_extension("pointwise._torchtensors", path)
+        except ImportError:
+            return  # built against libraries this torch does not have
+        version, git_version, table_version = reader.built_for()
+        if version != torch.__version__ or table_version != _TENSOR_ACCESS_VERSION \
+                or git_version != getattr(torch.version, "git_version", None):
+            return  # another torch, or a module left from an older build
+        table = _check_torch_tensors(reader, torch)
+        if table is None:
+            return
+        module.bind_tensors(reader.table(), table)
+        _torch_tensors = reader
+
+
+def torch_tensors_in_use():
+    """Whether the C calls read torch tensors through pointwise._torchtensors."""
+    return bool(_torch_tensors)
+
+
+_thread_state = threading.local()
+
+
+def select(runtime, device, stream):
+    """Makes `device` and `stream` (a raw CUstream address, 0 or None for
+    the legacy default stream) current for this thread's launches, skipping
+    the runtime calls when they already are. The C calls keep their own
+    record of that state, so where they are in use it is theirs."""
+    module = fastcall(runtime)
+    if module is not None:
+        status = module.select(device, stream or None)
+        if status:
+            raise runtime.error(status)
+        return
+    state = _thread_state
+    if getattr(state, "device", None) != device:
+        status = runtime.lib.pwSetDevice(device)
+        if status:
+            raise runtime.error(status)
+        state.device = device
+    if getattr(state, "stream", -1) != stream:
+        runtime.lib.pwSetStream(stream or None)
+        state.stream = stream
+
+
+def make_launcher(runtime, family, arguments, name, raise_error):
+    """The launch of the ``pwFamily`` at address `family`: call it with one
+    value per argument, a memref as (pointer, offset, shape, strides) with at
+    most its rank dims (leading dims of size 1 and stride 0 are added), a
+    scalar as a number. `arguments` has per argument a memref's rank (an
+    int) or a scalar's DType. Scalars that do not pack raise TypeError or
+    OverflowError naming `name` and the argument; a failed launch calls
+    `raise_error(status)`."""
+    specs = tuple(a if isinstance(a, int) else (a.pack, a.mlir)
+                  for a in arguments)
+    module = fastcall(runtime)
+    if module is not None:
+        return module.Launcher(family=family, arguments=specs, name=name,
+                               raise_error=raise_error)
+    return PythonLauncher(runtime, family, specs, name, raise_error)
+
+
+class PythonLauncher:
+    """``_fastcall.Launcher`` in Python, where the extension is not built:
+    the same descriptors and slots, packed with the struct module into a
+    per-thread buffer whose addresses are the ``void **args`` of
+    pwFamilyLaunch."""
+
+    def __init__(self, runtime, family, specs, name, raise_error):
+        self._launch = runtime._launch
+        self._family = ctypes.c_void_p(family)
+        self._specs = specs
+        self._name = name
+        self._raise_error = raise_error
+        self._offsets = []
+        offset = 0
+        for spec in specs:
+            self._offsets.append(offset)
+            offset += 8 * (3 + 2 * spec) if isinstance(spec, int) else 8
+        self._words = max(1, offset // 8)
+        self._local = threading.local()
+
+    def _buffers(self):
+        try:
+            return self._local.buffers
+        except AttributeError:
+            buffer = (ctypes.c_int64 * self._words)()
+            base = ctypes.addressof(buffer)
+            args = (ctypes.c_void_p * max(1, len(self._offsets)))(
+                *[base + o for o in self._offsets])
+            self._local.buffers = (buffer, args)
+            return self._local.buffers
+
+    def __call__(self, *values):
+        if len(values) != len(self._specs):
+            raise TypeError("%s: the launch takes %d arguments, got %d"
+                            % (self._name, len(self._specs), len(values)))
+        buffer, args = self._buffers()
+        for i, (spec, value, offset) in enumerate(
+                zip(self._specs, values, self._offsets)):
+            try:
+                if isinstance(spec, int):
+                    self._pack_view(buffer, offset, spec, value)
+                else:
+                    self._pack_scalar(buffer, offset, spec[0], value)
+            except (TypeError, ValueError, OverflowError, struct.error) as e:
+                kind = type(e)
+                if isinstance(e, struct.error):
+                    # A number of the right kind out of range, or no such
+                    # number.
+                    integral = spec[0] in "bhiqBHIQ"
+                    kind = OverflowError if isinstance(
+                        value, numbers.Integral if integral else numbers.Real) \
+                        else TypeError
+                if isinstance(spec, int):
+                    raise kind("%s: argument #%d: %s"
+                               % (self._name, i, e)) from None
+                raise kind("%s: argument #%d: cannot pass %r as a scalar %s "
+                           "(%s)" % (self._name, i, value, spec[1], e)) from None
+        status = self._launch(self._family, args)
+        if status:
+            self._raise_error(status)
+            raise RuntimeError("pointwise: launch failed (status %d)" % status)
+
+    @staticmethod
+    def _pack_view(buffer, offset, rank, value):
+        if type(value) is not tuple or len(value) != 4:
+            raise TypeError("a memref is a (pointer, offset, shape, strides) "
+                            "tuple")
+        pointer, view_offset, shape, strides = value
+        if len(shape) > rank:
+            raise ValueError("%d dims for a memref of rank %d"
+                             % (len(shape), rank))
+        if len(shape) != len(strides):
+            raise ValueError("%d sizes but %d strides"
+                             % (len(shape), len(strides)))
+        missing = rank - len(shape)
+        struct.pack_into("<QQq%dq" % (2 * rank), buffer, offset, pointer,
+                         pointer, view_offset, *((1,) * missing), *shape,
+                         *((0,) * missing), *strides)
+
+    @staticmethod
+    def _pack_scalar(buffer, offset, code, value):
+        ctypes.memset(ctypes.addressof(buffer) + offset, 0, 8)
+        if code == "E":
+            struct.pack_into("<H", buffer, offset, bfloat16_bits(value))
+        else:
+            struct.pack_into("<" + code, buffer, offset, value)
+
+
+def bfloat16_bits(value):
+    """The bfloat16 bit pattern of a real number: rounded to float32 (an
+    OverflowError if it is beyond float32's range), then to the upper 16
+    bits, to nearest even; NaNs stay quiet NaNs."""
+    bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    if (bits & 0x7F800000) == 0x7F800000 and (bits & 0x007FFFFF):
+        return ((bits >> 16) & 0xFFFF) | 0x0040       # quiet NaN
+    bits += 0x7FFF + ((bits >> 16) & 1)
+    return (bits >> 16) & 0xFFFF
