@@ -23,6 +23,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace pointwise;
 
@@ -371,6 +372,52 @@ pointwise::addFamilyEntries(llvm::Module &module,
       return mlir::failure();
   }
   return mlir::success();
+}
+
+void pointwise::addFamilyIndex(llvm::Module &module,
+                               llvm::ArrayRef<FamilySpec> families) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  llvm::SmallVector<llvm::GlobalValue *> entries;
+  for (const FamilySpec &family : families) {
+    std::string name = "pw_family_" + family.name;
+    llvm::GlobalVariable *table = module.getNamedGlobal(name);
+    assert(table && "addFamilyEntries made the table");
+    auto *entry = new llvm::GlobalVariable(
+        module, pointer, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+        table, name + ".index");
+    entry->setSection(kFamilyIndexSection);
+    entry->setAlignment(llvm::Align(8));
+    entries.push_back(entry);
+  }
+  // Referenced only through the section's bounds.
+  llvm::appendToCompilerUsed(module, entries);
+
+  // const pwFamily *const *pw_library_families(int64_t *count): weak, so
+  // that the objects of one library share one definition.
+  auto bound = [&](llvm::StringRef which) {
+    auto *global = new llvm::GlobalVariable(
+        module, pointer, /*isConstant=*/true,
+        llvm::GlobalValue::ExternalLinkage, nullptr,
+        (which + llvm::Twine("_") + kFamilyIndexSection).str());
+    global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    return global;
+  };
+  llvm::GlobalVariable *start = bound("__start");
+  llvm::GlobalVariable *stop = bound("__stop");
+  auto *type = llvm::FunctionType::get(pointer, {pointer}, /*isVarArg=*/false);
+  auto *function =
+      llvm::Function::Create(type, llvm::GlobalValue::WeakODRLinkage,
+                             "pw_library_families", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", function));
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *bytes =
+      builder.CreateSub(builder.CreatePtrToInt(stop, i64),
+                        builder.CreatePtrToInt(start, i64));
+  builder.CreateAlignedStore(
+      builder.CreateExactUDiv(bytes, builder.getInt64(8)), function->getArg(0),
+      llvm::Align(8));
+  builder.CreateRet(start);
 }
 
 std::unique_ptr<llvm::Module> pointwise::compileFamilies(

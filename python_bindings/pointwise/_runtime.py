@@ -27,7 +27,6 @@ import enum
 import inspect
 import numbers
 import os
-import struct
 import sys
 import threading
 import types
@@ -1036,57 +1035,43 @@ class KernelLibrary:
             try:
                 table = _PwFamily.in_dll(self.lib, "pw_family_" + name)
             except ValueError:
+                try:
+                    names = ", ".join(self.family_names()) or "none"
+                except LookupError:
+                    names = "unknown (no family index)"
                 raise LookupError("%s has no family '%s' (no symbol "
                                   "pw_family_%s); it has: %s"
-                                  % (self.path, name, name,
-                                     ", ".join(self.family_names()) or "none")
-                                  ) from None
+                                  % (self.path, name, name, names)) from None
             family = self._families[name] = Family(self, name, table)
         return family
 
     __getitem__ = family
 
     def family_names(self):
-        """The names of the families the library exports (from its ELF
-        dynamic symbol table)."""
-        prefix = b"pw_family_"
-        return sorted(s[len(prefix):].decode() for s in _elf_dynamic_symbols(self.path)
-                      if s.startswith(prefix))
+        """The names of the families the library holds, from its family
+        index (``pw_library_families``, include/Pointwise/Runtime/Runtime.h),
+        which pw-compile's outputs carry. LookupError for a library without
+        one (not made by pw-compile, or by an older one): its families are
+        still found by name."""
+        try:
+            index = self.lib.pw_library_families
+        except AttributeError:
+            raise LookupError(
+                "%s has no family index (pw_library_families): it was not "
+                "made by this version's pw-compile; look families up by name "
+                "(KernelLibrary.family(name))" % self.path) from None
+        index.restype = ctypes.POINTER(ctypes.POINTER(_PwFamily))
+        index.argtypes = [ctypes.POINTER(ctypes.c_int64)]
+        count = ctypes.c_int64(0)
+        tables = index(ctypes.byref(count))
+        return sorted(tables[i].contents.name.decode()
+                      for i in range(count.value))
 
     def families(self):
         return [self.family(n) for n in self.family_names()]
 
     def __repr__(self):
         return "<pointwise.KernelLibrary %s>" % self.path
-
-
-def _elf_dynamic_symbols(path):
-    """Names of the defined symbols in an ELF64 little-endian file's .dynsym
-    ([] for anything else)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return []
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        return []
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
-                for i in range(shnum)]
-    names = []
-    for (_, sh_type, _, _, offset, size, link, _, _, entsize) in sections:
-        if sh_type != 11 or not entsize:  # SHT_DYNSYM
-            continue
-        strtab_offset = sections[link][4]
-        for k in range(size // entsize):
-            st_name, _, _, st_shndx = struct.unpack_from(
-                "<IBBH", data, offset + k * entsize)
-            if st_shndx == 0 or not st_name:
-                continue
-            end = data.index(b"\0", strtab_offset + st_name)
-            names.append(data[strtab_offset + st_name:end])
-    return names
 
 
 def _main(argv):

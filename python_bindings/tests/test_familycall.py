@@ -763,3 +763,50 @@ def test_tensors_with_the_negative_bit_are_not_read(family, recorder):
     assert got == outcome(lambda *a: python_call(f, *a), *args)
     assert got[0] is TypeError, got
     assert r.launches == []
+
+
+def test_family_names_come_from_the_index(library, pw_compile, tmp_path):
+    """KernelLibrary.family_names reads the library's family index
+    (pw_library_families): every family of every pw-compile object linked
+    into the library, here one pw-compile .so and a library linked by hand
+    from two pw-compile objects and one C object without families."""
+    import subprocess
+    assert library.family_names() == sorted(
+        ["axpy", "twice_static", "copy_declared", "copy_rank0", "shift_if",
+         "widen_sum", "copy17", "scale_f16"])
+    runtime = library.runtime
+    objects = []
+    for name, function in (("a", "first"), ("b", "second")):
+        source = tmp_path / (name + ".mlir")
+        source.write_text(SOURCE.split("func.func @twice_static")[0].replace(
+            "@axpy", "@" + function))
+        objects.append(str(tmp_path / (name + ".o")))
+        subprocess.run([pw_compile, str(source), "--target=cpu", "--quiet",
+                        "-o", objects[-1]], check=True)
+    plain = tmp_path / "plain.c"
+    plain.write_text("int not_a_family(void) { return 7; }\n")
+    linked = str(tmp_path / "linked.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", linked, str(plain)]
+                   + objects + ["-L" + _runtime_dir(runtime),
+                                "-lPointwiseRuntime"], check=True)
+    both = KernelLibrary(linked, runtime=runtime)
+    assert both.family_names() == ["first", "second"]
+    assert [f.name for f in both.families()] == ["first", "second"]
+    with pytest.raises(LookupError, match="it has: first, second"):
+        both.family("axpy")
+
+
+def test_a_library_without_an_index(library, tmp_path):
+    """A library not made by pw-compile: family_names says so; lookups by
+    name still report what is missing."""
+    import subprocess
+    plain = tmp_path / "plain.c"
+    plain.write_text("int not_a_family(void) { return 7; }\n")
+    path = str(tmp_path / "plain.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", path, str(plain)],
+                   check=True)
+    other = KernelLibrary(path, runtime=library.runtime)
+    with pytest.raises(LookupError, match="no family index"):
+        other.family_names()
+    with pytest.raises(LookupError, match="no family 'x'.*no family index"):
+        other.family("x")

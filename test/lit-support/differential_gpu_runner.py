@@ -572,7 +572,7 @@ def report(result, bundle):
 
 
 def dry_run(bundle, cases, libraries_by_name):
-    """Everything but the device: manifests, files, library symbols and,
+    """Everything but the device: manifests, files, family indexes and,
     where the runtime loads, the family tables."""
     from pointwise import _runtime
     problems = []
@@ -580,21 +580,25 @@ def dry_run(bundle, cases, libraries_by_name):
     try:
         runtime = _runtime.load_runtime(os.path.join(bundle, RUNTIME))
     except OSError as error:
-        print("dry run: cannot load %s (%s); checking symbols only"
+        print("dry run: cannot load %s (%s); checking files only"
               % (RUNTIME, error))
     libraries = Libraries(bundle, runtime)
     try:
         for name in sorted(libraries_by_name):
             path = libraries.path(name)
-            symbols = {s.decode() for s in _runtime._elf_dynamic_symbols(path)}
+            if runtime is None:
+                if not os.path.isfile(path):
+                    problems.append("%s: no such library" % path)
+                continue
+            library = libraries.library(name)
+            families = set(library.family_names())
             for case in libraries_by_name[name]:
-                if "pw_family_" + case.function not in symbols or \
-                        case.function not in symbols:
-                    problems.append("%s: %s exports no pw_family_%s or %s"
+                if case.function not in families or \
+                        not hasattr(library.lib, case.function):
+                    problems.append("%s: %s exports no family %s or no "
+                                    "entry point %s"
                                     % (case.id, name, case.function,
                                        case.function))
-                    continue
-                if runtime is None:
                     continue
                 family = libraries.library(name).family(case.function)
                 try:

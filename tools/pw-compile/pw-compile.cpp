@@ -312,6 +312,7 @@ int main(int argc, char **argv) {
                              : writeGpuBinaries);
   if (!host)
     return 1;
+  addFamilyIndex(*host, families);
 
   TimingScope hostTime = timing.nest("host optimization");
   std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);

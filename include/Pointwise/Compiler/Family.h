@@ -175,6 +175,19 @@ mlir::LogicalResult addFamilyEntries(llvm::Module &module,
                                      llvm::ArrayRef<FamilySpec> families,
                                      std::string &error);
 
+/// The section holding one pointer per family table of an object that
+/// addFamilyIndex made: the linker concatenates them, and brackets them
+/// with `__start_pw_families` and `__stop_pw_families`.
+inline constexpr const char *kFamilyIndexSection = "pw_families";
+
+/// Adds the index of `families` (whose tables are in `module`) that
+/// pw-compile's objects and shared libraries carry: a pointer to each table
+/// in section kFamilyIndexSection, and `pw_library_families`
+/// (include/Pointwise/Runtime/Runtime.h), which returns all of them of the
+/// library or executable the object is linked into. For files only: a JIT
+/// looks families up by name.
+void addFamilyIndex(llvm::Module &module, llvm::ArrayRef<FamilySpec> families);
+
 /// Steps 1-3 and the translation: the host LLVM module with families and
 /// embedded GPU binaries. `progress` (may be empty) receives one line per
 /// step; each step and pass reports its time under `timing` (may be null);

@@ -266,6 +266,16 @@ typedef struct pwFamily {
   const pwVariant *variants;
 } pwFamily;
 
+/* The family index of pw-compile's .o and .so outputs (not of the JIT's
+ * libraries, which look families up by name): each such object exports
+ *
+ *   const pwFamily *const *pw_library_families(int64_t *count);
+ *
+ * (a weak definition, one per linked library or executable), which returns
+ * the tables of every family of every pw-compile object linked into the
+ * library or executable that holds it and stores their number in *count.
+ * Find it with dlsym on the library's own handle. */
+
 /* Launches `family` on the current stream: args[i] is a pointer to memref
  * argument i's descriptor (of its declared rank), or to scalar argument i.
  * Checks each memref descriptor against the argument's declared type (sizes;

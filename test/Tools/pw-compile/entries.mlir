@@ -3,6 +3,7 @@
 // pwFamilyLaunch; the launches go on the runtime's current stream.
 // RUN: pw-compile %s -o %t.ll --quiet --index-bitwidths=64
 // RUN: FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=INDEX < %t.ll
 // RUN: pw-compile %s -o %t.o --quiet --index-bitwidths=64
 // RUN: nm %t.o | FileCheck %s --check-prefix=SYMBOLS
 // RUN: pw-compile %s -o %t-nocap.ll --quiet --index-bitwidths=64 --transpose-blocks-per-sm=0
@@ -15,6 +16,16 @@
 // CHECK-DAG: call i32 @pwOccupancySharedMemory(i32 {{[1-9][0-9]*}}, i32 3)
 // NOCAP-NOT: pwOccupancySharedMemory
 // NEGATIVE: transpose-blocks-per-sm must be 0 to 2147483647, got -1
+
+// The family index: a pointer to the table in section pw_families, and
+// pw_library_families, weak so that the objects of one library share it,
+// returning the section's start and its number of pointers.
+// CHECK-DAG: @pw_family_scale.index = private constant ptr @pw_family_scale, section "pw_families", align 8
+// CHECK-DAG: @llvm.compiler.used = appending global [4 x ptr] [ptr @pw_family_layouts.index, ptr @pw_family_other.index, ptr @pw_family_rank0.index, ptr @pw_family_scale.index], section "llvm.metadata"
+// INDEX: define weak_odr ptr @pw_library_families(ptr
+// INDEX: lshr exact i64 sub (i64 ptrtoint (ptr @__stop_pw_families to i64), i64 ptrtoint (ptr @__start_pw_families to i64)), 3
+// INDEX: ret ptr @__start_pw_families
+// SYMBOLS-DAG: W pw_library_families
 
 // The table: name, 4 arguments, 1 output, 3 inputs, 3 variants (64-bit
 // indices only).
