@@ -612,11 +612,24 @@ def main():
     empty_a, empty_out = rnd(0), torch.empty(0, device=dev)
     calls = {"small_ours_us": (add, (a, b, out))}
     if options.decorator:  # the decorator allocates the output itself
-        calls["small_ours_alloc_us"] = (add.function, (a, b))
+        # Called as users call it, through a lambda as eager's out= call.
+        function = add.function
+        calls["small_ours_us"] = (
+            lambda a, b: function(a, b, out0=out), (a, b))
+        calls["small_ours_alloc_us"] = (function, (a, b))
     else:
         calls["small_ours_alloc_us"] = (
             lambda a, b: add(a, b, torch.empty_like(a)), (a, b))
     calls["small_ours_empty_us"] = (add, (empty_a, empty_a, empty_out))
+    # Which path the calls take: the C call or the general one, and how the
+    # C call reads tensors.
+    called = add.function if options.decorator else add
+    from pointwise import _native
+    res["host_call_path"] = "%s's call is %s; tensors read through %s" % (
+        "@pw.pointwise" if options.decorator else "Family",
+        type(type(called).__call__).__name__,
+        "pointwise._torchtensors (built for torch %s)" % torch.__version__
+        if _native.torch_tensors_in_use() else "their Python attributes")
     if not options.decorator and hasattr(add, "_general_call"):
         # The family's general call, which the C call (FamilyCall) stands
         # in front of where _fastcall.abi3.so is in the bundle.
@@ -697,6 +710,7 @@ def main():
     print("Host time per call, 1024-element f32 add from Python (medians of "
           "5 interleaved rounds of 4000 calls, synchronized at the end of "
           "each; inductor: one pass of 20000):")
+    print("  path: %s" % res["host_call_path"])
     print("  ours (%s, output preallocated): %.2f us"
           % ("@pw.pointwise" if options.decorator else "Family.__call__",
              lat["small_ours_us"]))

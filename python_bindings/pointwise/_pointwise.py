@@ -263,12 +263,16 @@ class PointwiseFunction:
             self.__name__, self.num_inputs, self.num_outputs)
 
     def __call__(self, *args, **outputs):
-        fast = self._fast
-        if fast:
-            return fast(args, outputs)
         result = self._call(args, outputs, None)
-        if fast is None and "torch" in sys.modules:
+        if self._fast is None and "torch" in sys.modules:
             self._fast = _build_fast_path(self) or False
+            if self._fast:
+                # The C call becomes this function's call: a class of its
+                # own whose __call__ is the FastPath object, so that a call
+                # reaches C without a Python frame (docs/Performance.md, row
+                # `python-c-call`).
+                self.__class__ = type(type(self).__name__, (type(self),), {
+                    "__call__": self._fast, "__slots__": ()})
         return result
 
     def as_torch_op(self, qualname):

@@ -30,11 +30,32 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 using namespace pointwise::python;
 
 namespace {
+
+/// Per-call storage of `count` value-initialized items: inline for the
+/// common counts, on the heap beyond (docs/Performance.md, row
+/// `inline-buffers`).
+template <typename T, size_t kInline = 8> class CallStorage {
+public:
+  explicit CallStorage(Py_ssize_t count) {
+    if (count > static_cast<Py_ssize_t>(kInline)) {
+      heap = std::make_unique<T[]>(count);
+      items = heap.get();
+    }
+  }
+  T &operator[](Py_ssize_t i) { return items[i]; }
+  T *data() { return items; }
+
+private:
+  T inlineItems[kInline] = {};
+  std::unique_ptr<T[]> heap;
+  T *items = inlineItems;
+};
 
 /// A FastPath object: one per @pw.pointwise function.
 struct FastPath {
@@ -59,14 +80,10 @@ PyObject *handOver(FastPath *self, PyObject *args, PyObject *outputs) {
                                       nullptr);
 }
 
-/// The plan for `key` ((dtypes, scalar types, rank, device)): the one found
-/// last when its key is equal (pointer-equal items: dtype and type objects
-/// are singletons), else from the plans dict. Borrowed; null when there is
-/// none.
+/// The plan for `key` ((dtypes, scalar types, rank, device)) from the plans
+/// dict, remembered with its key for memoMatches. Borrowed; null when there
+/// is none.
 PyObject *findPlan(FastPath *self, PyObject *key) {
-  if (self->memoKey && PyObject_RichCompareBool(self->memoKey, key, Py_EQ) == 1)
-    return self->memoPlan;
-  PyErr_Clear();
   PyObject *plan = PyDict_GetItemWithError(self->plans, key);
   if (!plan)
     return nullptr;
@@ -77,6 +94,32 @@ PyObject *findPlan(FastPath *self, PyObject *key) {
   self->memoKey = key;
   self->memoPlan = plan;
   return plan;
+}
+
+/// Whether the last plan found has this call's key: the same dtype and
+/// scalar type objects (singletons, compared by identity), rank and device.
+/// Compared item by item, so that the common call builds no key.
+template <typename ScalarType>
+bool memoMatches(FastPath *self, const TensorInfo *infos, Py_ssize_t numTensors,
+                 Py_ssize_t numScalars, ScalarType scalarType, Py_ssize_t rank,
+                 long device) {
+  PyObject *key = self->memoKey;
+  if (!key)
+    return false;
+  PyObject *dtypes = PyTuple_GetItem(key, 0);
+  PyObject *scalarTypes = PyTuple_GetItem(key, 1);
+  if (PyTuple_Size(dtypes) != numTensors ||
+      PyTuple_Size(scalarTypes) != numScalars ||
+      PyLong_AsSsize_t(PyTuple_GetItem(key, 2)) != rank ||
+      PyLong_AsLong(PyTuple_GetItem(key, 3)) != device)
+    return false;
+  for (Py_ssize_t t = 0; t < numTensors; ++t)
+    if (PyTuple_GetItem(dtypes, t) != infos[t].dtype)
+      return false;
+  for (Py_ssize_t s = 0; s < numScalars; ++s)
+    if (PyTuple_GetItem(scalarTypes, s) != scalarType(s))
+      return false;
+  return true;
 }
 
 /// A new contiguous tensor shaped like `like`, of dtype `dtype`: from ATen's
@@ -103,22 +146,27 @@ PyObject *allocateOutput(FastPath *self, PyObject *likeObject,
   return PyObject_Call(self->emptyLike, positional.get(), keywords.get());
 }
 
-/// The call: fast(args, outputs). Returns the output(s), or what the general
-/// path returns.
-PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
+/// The call: fast(*args, **outputs), as the function's own __call__ (the
+/// package installs this object as the call of the function's class, so a
+/// call reaches C without a Python frame). Returns the output(s), or what
+/// the general path returns.
+PyObject *fastPathCall(PyObject *object, PyObject *args, PyObject *kwargs) {
   auto *self = reinterpret_cast<FastPath *>(object);
-  PyObject *args = nullptr, *outputs = nullptr;
-  if (!PyArg_UnpackTuple(callArgs, "fast", 2, 2, &args, &outputs))
-    return nullptr;
-  if (!PyTuple_Check(args) || !PyDict_Check(outputs)) {
-    PyErr_SetString(PyExc_TypeError, "fast(args: tuple, outputs: dict)");
-    return nullptr;
-  }
+  // The outputs given as keywords; null when none. The general path takes
+  // a dict, made only when a call without keywords hands over.
+  PyObject *outputs = kwargs;
+  Ref noOutputs;
   // From here on, anything unexpected (including a Python error in one of
   // the probes) hands the call over, with the error cleared.
   auto slow = [&]() -> PyObject * {
     if (!clearHandOverError())
       return nullptr;
+    if (!outputs) {
+      noOutputs.reset(PyDict_New());
+      if (!noOutputs)
+        return nullptr;
+      outputs = noOutputs.get();
+    }
     return handOver(self, args, outputs);
   };
   // Not bound to a runtime yet (bind() was never called): nothing to launch.
@@ -129,8 +177,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
 
   Py_ssize_t numTensors = PyTuple_Size(self->tensorPositions);
   PyObject *tensorType = self->tensorType;
-  std::vector<PyObject *> tensors(numTensors); // borrowed from args
-  std::vector<TensorInfo> infos(numTensors);
+  CallStorage<PyObject *> tensors(numTensors); // borrowed from args
+  CallStorage<TensorInfo> infos(numTensors);
   for (Py_ssize_t t = 0; t < numTensors; ++t) {
     Py_ssize_t index =
         PyLong_AsSsize_t(PyTuple_GetItem(self->tensorPositions, t));
@@ -146,33 +194,39 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
   const TensorInfo &first = infos[0];
   long device = first.device;
 
-  Ref dtypes(PyTuple_New(numTensors));
-  if (!dtypes)
-    return nullptr;
-  for (Py_ssize_t t = 0; t < numTensors; ++t) {
-    Py_INCREF(infos[t].dtype);
-    PyTuple_SetItem(dtypes.get(), t, infos[t].dtype); // steals
-  }
+  Py_ssize_t rank = first.rank;
   Py_ssize_t numScalars = PyTuple_Size(self->scalarPositions);
-  Ref scalarTypes(PyTuple_New(numScalars));
-  if (!scalarTypes)
-    return nullptr;
-  for (Py_ssize_t s = 0; s < numScalars; ++s) {
+  auto scalarType = [&](Py_ssize_t s) {
     Py_ssize_t index =
         PyLong_AsSsize_t(PyTuple_GetItem(self->scalarPositions, s));
-    PyObject *type =
-        reinterpret_cast<PyObject *>(Py_TYPE(PyTuple_GetItem(args, index)));
-    Py_INCREF(type);
-    PyTuple_SetItem(scalarTypes.get(), s, type);
+    return reinterpret_cast<PyObject *>(Py_TYPE(PyTuple_GetItem(args, index)));
+  };
+  PyObject *plan = nullptr;
+  if (memoMatches(self, infos.data(), numTensors, numScalars, scalarType, rank,
+                  device)) {
+    plan = self->memoPlan;
+  } else {
+    Ref dtypes(PyTuple_New(numTensors));
+    Ref scalarTypes(PyTuple_New(numScalars));
+    if (!dtypes || !scalarTypes)
+      return nullptr;
+    for (Py_ssize_t t = 0; t < numTensors; ++t) {
+      Py_INCREF(infos[t].dtype);
+      PyTuple_SetItem(dtypes.get(), t, infos[t].dtype); // steals
+    }
+    for (Py_ssize_t s = 0; s < numScalars; ++s) {
+      PyObject *type = scalarType(s);
+      Py_INCREF(type);
+      PyTuple_SetItem(scalarTypes.get(), s, type);
+    }
+    Ref key(
+        Py_BuildValue("(OOnl)", dtypes.get(), scalarTypes.get(), rank, device));
+    if (!key)
+      return nullptr;
+    plan = findPlan(self, key.get());
   }
-  Py_ssize_t rank = first.rank;
-  Ref key(
-      Py_BuildValue("(OOnl)", dtypes.get(), scalarTypes.get(), rank, device));
-  if (!key)
-    return nullptr;
   // The plan (a tuple): (launcher, output dtypes, family address, scalar
   // pack codes (one str char per input, ' ' for tensors)).
-  PyObject *plan = findPlan(self, key.get());
   if (!plan || !PyTuple_Check(plan) || PyTuple_Size(plan) < 4)
     return slow();
   // Held for the whole call: allocating an output runs Python code (a torch
@@ -191,8 +245,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
 
   // Outputs given as out0=..., None meaning absent; any other keyword goes
   // to the general path, which names the mistake.
-  std::vector<PyObject *> given(self->numOutputs, nullptr); // borrowed
-  if (PyDict_Size(outputs) > 0) {
+  CallStorage<PyObject *> given(self->numOutputs); // borrowed; null: absent
+  if (outputs && PyDict_Size(outputs) > 0) {
     PyObject *name, *value;
     Py_ssize_t position = 0;
     while (PyDict_Next(outputs, &position, &name, &value)) {
@@ -207,8 +261,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *callArgs, PyObject *) {
         given[k] = value;
     }
   }
-  std::vector<Ref> results(self->numOutputs);
-  std::vector<uint64_t> outputData(self->numOutputs);
+  CallStorage<Ref> results(self->numOutputs);
+  CallStorage<uint64_t> outputData(self->numOutputs);
   for (Py_ssize_t k = 0; k < self->numOutputs; ++k) {
     PyObject *dtype = PyTuple_GetItem(outDtypes, k);
     if (!given[k]) {
@@ -393,7 +447,7 @@ PyType_Slot fastPathSlots[] = {
                     "FastPath(num_inputs, num_outputs, tensor_positions, "
                     "scalar_positions, output_names, plans, slow, tensor_type, "
                     "empty_like, raw_stream, raise_error): the common call of "
-                    "one @pw.pointwise function; fast(args, outputs).")},
+                    "one @pw.pointwise function; fast(*args, **outputs).")},
     {0, nullptr}};
 
 PyType_Spec fastPathSpec = {"pointwise._fastcall.FastPath", sizeof(FastPath), 0,

@@ -136,7 +136,7 @@ class Harness:
         return values
 
     def __call__(self, *args, **outputs):
-        return self.fast(args, outputs)
+        return self.fast(*args, **outputs)
 
 
 def descriptor(tensor):
@@ -279,7 +279,7 @@ def test_everything_else_goes_to_the_general_path(fastcall, case):
         outputs = {"out0": FakeTensor((4,), device=1)}
     elif case == "output not a tensor":
         outputs = {"out0": [0.0] * 4}
-    assert h.fast(args, outputs) == "general path"
+    assert h.fast(*args, **outputs) == "general path"
     assert h.slow_calls == [(args, outputs, None)]
     assert not h.launches
 
@@ -336,7 +336,7 @@ fast = module.FastPath(
     slow=lambda args, outputs, rank: "general path", tensor_type=t.FakeTensor,
     empty_like=t.empty_like, raw_stream=lambda device: t.STREAM,
     raise_error=print)
-print(fast((t.FakeTensor((4,)),), {}))
+print(fast(t.FakeTensor((4,))))
 """ % (str(pathlib.Path(_native.__file__).parent.parent),
        str(pathlib.Path(__file__).parent), str(path))
     result = subprocess.run([sys.executable, "-c", script],
