@@ -131,6 +131,22 @@ class DType:
         return self._dlpack
 
     @property
+    def min(self):
+        """The smallest value of an integer or bool dtype; of a floating
+        one the most negative finite value."""
+        return -self.max if self.is_floating else \
+            -(1 << (self.bits - 1)) if self.is_signed else 0
+
+    @property
+    def max(self):
+        """The largest value of an integer or bool dtype; of a floating one
+        the largest finite value."""
+        if self.is_floating:
+            return _LARGEST_FINITE[self._mlir]
+        return (1 << (self.bits - (0 if self._unsigned or self.is_bool
+                                   else 1))) - 1
+
+    @property
     def category(self):
         """0 for bool, 1 for integers, 2 for floating-point types."""
         return self._category
@@ -178,6 +194,12 @@ class DType:
     def __deepcopy__(self, memo):
         return self
 
+
+# (2 - 2^-10) * 2^15, (2 - 2^-7) * 2^127, (2 - 2^-23) * 2^127, (2 - 2^-52) *
+# 2^1023: the largest finite value of each floating type.
+_LARGEST_FINITE = {"f16": 65504.0, "bf16": 3.3895313892515355e+38,
+                   "f32": 3.4028234663852886e+38,
+                   "f64": 1.7976931348623157e+308}
 
 # name, MLIR type, bytes, runtime code, category, launch code, typestr, DLPack.
 bool_ = DType("bool", "i1", 1, 0, CATEGORY_BOOL, "?", ("b", 1), (6, 8))

@@ -76,12 +76,6 @@ class _ScalarKind:
         return (_dtypes.bool_, _dtypes.int64, _dtypes.float64)[category]
 
 
-_INT_RANGES = {d.name: (0, (1 << d.bits) - 1) if d.is_unsigned else
-               (-(1 << (d.bits - 1)), (1 << (d.bits - 1)) - 1)
-               for d in _dtypes.ALL_DTYPES if d.is_integer}
-_FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e+38,
-              "float32": 3.4028234663852886e+38,
-              "float64": 1.7976931348623157e+308}
 _INFINITY = float("inf")
 
 
@@ -102,7 +96,7 @@ def _scalar_value(value, dtype):
             raise TypeError("a float cannot be passed where an integer "
                             "scalar is declared")
         value = int(value)
-        low, high = _INT_RANGES[dtype.name]
+        low, high = dtype.min, dtype.max
         if not low <= value <= high:
             raise OverflowError("%s is out of range for %s (%d to %d)"
                                 % (_short_repr(value), dtype.name, low, high))
@@ -123,7 +117,7 @@ def _scalar_value(value, dtype):
         raise OverflowError("%s is out of range for %s (it rounds to "
                             "infinity; the largest finite value is %r)"
                             % (_short_repr(value), dtype.name,
-                               _FLOAT_MAX[dtype.name]))
+                               dtype.max))
     return converted
 
 

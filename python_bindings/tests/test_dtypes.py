@@ -408,3 +408,31 @@ def test_module_exports():
     for name in dt.__all__:
         assert hasattr(dt, name), name
     assert isinstance(dt.float32, DType)
+
+
+def test_one_table_agrees_with_numpy_and_struct():
+    """Each DType's spellings (launch code, typestr, DLPack code) and range
+    agree with NumPy's and Python's struct module's own."""
+    import struct
+
+    import numpy as np
+
+    from pointwise import _dtypes
+    for d in _dtypes.ALL_DTYPES:
+        assert _dtypes.DTYPES_OF_CODE[d.code][0] is _dtypes.ALL_DTYPES[d.code]
+        assert d in _dtypes.DTYPES_OF_CODE[d.code]
+        assert _dtypes.from_dlpack(*d.dlpack) is d
+        if d is _dtypes.bfloat16:
+            assert d.typestr is None and d.pack == "E"
+            assert d.max == struct.unpack("<f", b"\x00\x00\x7f\x7f")[0]
+            continue
+        assert _dtypes.from_typestr(*d.typestr) is d
+        numpy_dtype = np.dtype("%s%d" % d.typestr)
+        assert numpy_dtype.name == d.name and numpy_dtype.itemsize == d.itemsize
+        assert struct.calcsize("<" + d.pack) == d.itemsize
+        info = np.finfo(numpy_dtype) if d.is_floating else \
+            np.iinfo(numpy_dtype) if d.is_integer else None
+        if info is not None:
+            assert (d.min, d.max) == (info.min, info.max)
+        else:
+            assert (d.min, d.max) == (0, 1)
