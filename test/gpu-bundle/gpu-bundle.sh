@@ -113,8 +113,8 @@ if [[ -n "${PW_WHEEL:-}" ]]; then
   cp "$PW_WHEEL" "$staging/.wheel/"
 else
   say "pip wheel on $build (minutes where the static compiler is not built yet)"
-  python3 -m pip wheel --quiet --no-deps --wheel-dir "$staging/.wheel" \
-    --config-settings=build-dir="$build" "$root"
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip wheel --quiet --no-deps \
+    --wheel-dir "$staging/.wheel" --config-settings=build-dir="$build" "$root"
 fi
 wheels=("$staging"/.wheel/pointwise-*-cp311-abi3-linux_x86_64.whl)
 if [[ ${#wheels[@]} -ne 1 || ! -f "${wheels[0]}" ]]; then
@@ -272,7 +272,7 @@ fi
 # Check that the wheel installs as gpu-run.sh installs it, and that its
 # package loads its compiler and reads every table (no GPU needed).
 say "installing the wheel into a scratch directory, reading the family tables"
-python3 -m pip install --quiet --no-deps --no-index \
+PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-deps --no-index \
   --target "$staging/.installed" "$wheel"
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$staging/.installed" python3 - "$staging" <<'EOF'
 import os

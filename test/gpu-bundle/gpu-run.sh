@@ -152,8 +152,8 @@ fi
 wheels=("$bundle"/pointwise-*.whl)
 if [[ -f "${wheels[0]}" ]]; then
   echo "=== install: pip install --no-deps --no-index --target $bundle ${wheels[0]##*/}"
-  if python3 -m pip install --quiet --no-deps --no-index --upgrade \
-      --target "$bundle" "${wheels[0]}"; then
+  if PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-deps \
+      --no-index --upgrade --target "$bundle" "${wheels[0]}"; then
     summary+=("install: ok (${wheels[0]##*/})")
   else
     summary+=("install: FAILED (pip install of ${wheels[0]##*/})")
