@@ -21,10 +21,9 @@
 #                               and LLVM linked in, _fastcall.abi3.so and,
 #                               from a build tree configured with
 #                               -DPOINTWISE_TORCH_DIR, _torchtensors.abi3.so.
-#                               Built by `pip wheel` on BUILD_DIR's tree
-#                               (which it configures with
-#                               -DPOINTWISE_STATIC_C_API=ON), or the wheel
-#                               that PW_WHEEL names; stored uncompressed
+#                               Built by `pip wheel` in build-python/ with
+#                               BUILD_DIR's POINTWISE_TORCH_DIR, or the
+#                               wheel that PW_WHEEL names; stored uncompressed
 #                               inside (the RECORD hashes the files, so it
 #                               stays a valid wheel) and xz-compressed.
 #                               gpu-run.sh installs it into the bundle
@@ -101,20 +100,28 @@ trap 'rm -rf "$staging"' EXIT
 say "runtime: $runtime"
 cp "$runtime" "$staging/"
 
-# The Python package's wheel. pip builds it on BUILD_DIR's tree (the
-# PointwisePythonPackage target: the compiler with MLIR and LLVM linked in,
-# the runtime, the extensions); the tree keeps its POINTWISE_TORCH_DIR, so
-# the wheel has _torchtensors.abi3.so where the tree builds it (configured
-# with -DPOINTWISE_TORCH_DIR=$(bash test/gpu-bundle/torch-package.sh
-# VERSION); used there only under exactly that torch version).
+# The Python package's wheel, built by pip in its own tree, build-python/
+# (pip's build isolation recreates a tree's CMake cache at every run, so it
+# gets none of BUILD_DIR's), with BUILD_DIR's POINTWISE_TORCH_DIR: the wheel
+# has _torchtensors.abi3.so where BUILD_DIR was configured with
+# -DPOINTWISE_TORCH_DIR=$(bash test/gpu-bundle/torch-package.sh VERSION)
+# (used there only under exactly that torch version).
 mkdir -p "$staging/.wheel"
 if [[ -n "${PW_WHEEL:-}" ]]; then
   say "wheel: $PW_WHEEL"
   cp "$PW_WHEEL" "$staging/.wheel/"
 else
-  say "pip wheel on $build (minutes where the static compiler is not built yet)"
-  PIP_ROOT_USER_ACTION=ignore python3 -m pip wheel --quiet --no-deps \
-    --wheel-dir "$staging/.wheel" --config-settings=build-dir="$build" "$root"
+  torch_dir=$(sed -n 's/^POINTWISE_TORCH_DIR:PATH=//p' "$build/CMakeCache.txt")
+  launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  say "pip wheel in $root/build-python${torch_dir:+, torch from $torch_dir}" \
+    "(minutes when it is new)"
+  env "${launcher[@]}" ${torch_dir:+POINTWISE_TORCH_DIR="$torch_dir"} \
+    PIP_ROOT_USER_ACTION=ignore python3 -m pip wheel --quiet --no-deps \
+    --wheel-dir "$staging/.wheel" \
+    --config-settings=build-dir="$root/build-python" "$root"
 fi
 wheels=("$staging"/.wheel/pointwise-*-cp311-abi3-linux_x86_64.whl)
 if [[ ${#wheels[@]} -ne 1 || ! -f "${wheels[0]}" ]]; then
