@@ -7,28 +7,34 @@
 #
 # --build first builds the pw-compile and PointwiseRuntime targets.
 # Needs BUILD_DIR/bin/pw-compile, BUILD_DIR/lib/libPointwiseRuntime.so, a CUDA
-# toolkit for pw-compile (ptxas, fatbinary: $CUDA_HOME or /usr/local/cuda) and
-# g++. Then, on the GPU machine: bash test/gpu-bundle/gpu-run.sh gpu-bundle
+# toolkit for pw-compile (ptxas, fatbinary: $CUDA_HOME or /usr/local/cuda),
+# g++ and pip (with scikit-build-core from PyPI, or its cache) for the wheel.
+# Then, on the GPU machine: bash test/gpu-bundle/gpu-run.sh gpu-bundle
 #
 # Contents (flat, so that the kernel libraries' $ORIGIN rpath finds the
 # runtime):
-#   libPointwiseRuntime.so
-#   _fastcall.abi3.so           the C call path of @pw.pointwise
-#   _torchtensors.abi3.so       its PyTorch tensor reader (builds configured
-#                               with -DPOINTWISE_TORCH_DIR only)
+#   libPointwiseRuntime.so      what the kernel libraries and host_overhead
+#                               link
+#   pointwise-VERSION-cp311-abi3-linux_x86_64.whl.xz
+#                               the Python package (pyproject.toml): its
+#                               modules, the runtime, the compiler with MLIR
+#                               and LLVM linked in, _fastcall.abi3.so and,
+#                               from a build tree configured with
+#                               -DPOINTWISE_TORCH_DIR, _torchtensors.abi3.so.
+#                               Built by `pip wheel` in build-python/ with
+#                               BUILD_DIR's POINTWISE_TORCH_DIR, or the
+#                               wheel that PW_WHEEL names; stored uncompressed
+#                               inside (the RECORD hashes the files, so it
+#                               stays a valid wheel) and xz-compressed.
+#                               gpu-run.sh installs it into the bundle
+#                               directory with pip.
 #   workloads.so                benchmarks/workloads.mlir
 #   kernels.so                  test/Integration/GPU/kernels.mlir
 #   kernels-bf16-scalar.so      test/Integration/GPU/kernels-bf16-scalar.mlir
 #   host_overhead               benchmarks/host_overhead.cpp
-#   pointwise/                  python_bindings/pointwise (ctypes only)
 #   test_families.py, gpu_bench.py, MANIFEST
 #   diff/                       the differential suite's GPU mode
 #                               (PW_DIFF_CASES cases, default 150; 0: none)
-#   libPointwiseC.so.xz         the compiler for @pw.pointwise, MLIR and LLVM
-#                               linked in (the PointwiseCStatic target of a
-#                               build configured with
-#                               -DPOINTWISE_STATIC_C_API=ON), xz-compressed;
-#                               gpu-run.sh unpacks it
 #   pytests/                    python_bindings/tests (the Python package's
 #                               tests, the GPU ones included)
 #   peers.py                    ../shared/bench/peers.py, where it exists:
@@ -62,7 +68,6 @@ pwc="$build/bin/pw-compile"
 llvm_bin=${LLVM_BIN:-/usr/lib/llvm-22/bin}
 runtime="$build/lib/libPointwiseRuntime.so"
 max_mib=${PW_BUNDLE_MAX_MIB:-60}
-compiler="$build/lib/libPointwiseCStatic.so"
 
 say() { echo "gpu-bundle: $*"; }
 
@@ -77,13 +82,8 @@ manifest() {
 if ((do_build)); then
   say "building pw-compile and PointwiseRuntime in $build"
   cmake --build "$build" --target pw-compile PointwiseRuntime
-  for target in PointwiseFastCall PointwiseTorchTensors; do
-    if grep -q "$target" "$build/build.ninja" 2>/dev/null; then
-      cmake --build "$build" --target "$target"
-    fi
-  done
   if grep -q "POINTWISE_STATIC_C_API:BOOL=ON" "$build/CMakeCache.txt"; then
-    cmake --build "$build" --target PointwiseCStatic pw-run-static
+    cmake --build "$build" --target pw-run-static
   fi
 fi
 for f in "$pwc" "$runtime"; do
@@ -99,21 +99,54 @@ trap 'rm -rf "$staging"' EXIT
 
 say "runtime: $runtime"
 cp "$runtime" "$staging/"
-# The C call path of @pw.pointwise (stable ABI: the GPU machine's Python
-# 3.12 loads this 3.11 build).
-if [[ -f "$build/lib/_fastcall.abi3.so" ]]; then
-  cp "$build/lib/_fastcall.abi3.so" "$staging/"
+
+# The Python package's wheel, built by pip in its own tree, build-python/
+# (pip's build isolation recreates a tree's CMake cache at every run, so it
+# gets none of BUILD_DIR's), with BUILD_DIR's POINTWISE_TORCH_DIR: the wheel
+# has _torchtensors.abi3.so where BUILD_DIR was configured with
+# -DPOINTWISE_TORCH_DIR=$(bash test/gpu-bundle/torch-package.sh VERSION)
+# (used there only under exactly that torch version).
+mkdir -p "$staging/.wheel"
+if [[ -n "${PW_WHEEL:-}" ]]; then
+  say "wheel: $PW_WHEEL"
+  cp "$PW_WHEEL" "$staging/.wheel/"
 else
-  say "no $build/lib/_fastcall.abi3.so (python3-dev missing?): @pw.pointwise" \
-    "keeps its Python fast path there" >&2
+  torch_dir=$(sed -n 's/^POINTWISE_TORCH_DIR:PATH=//p' "$build/CMakeCache.txt")
+  launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  say "pip wheel in $root/build-python${torch_dir:+, torch from $torch_dir}" \
+    "(minutes when it is new)"
+  env "${launcher[@]}" ${torch_dir:+POINTWISE_TORCH_DIR="$torch_dir"} \
+    PIP_ROOT_USER_ACTION=ignore python3 -m pip wheel --quiet --no-deps \
+    --wheel-dir "$staging/.wheel" \
+    --config-settings=build-dir="$root/build-python" "$root"
 fi
-# Its PyTorch tensor reader, when the build was configured with
-# -DPOINTWISE_TORCH_DIR (test/gpu-bundle/torch-package.sh): used there only under
-# exactly that torch version.
-if [[ -f "$build/lib/_torchtensors.abi3.so" ]]; then
-  cp "$build/lib/_torchtensors.abi3.so" "$staging/"
-else
-  say "no $build/lib/_torchtensors.abi3.so (configure with" \
+wheels=("$staging"/.wheel/pointwise-*-cp311-abi3-linux_x86_64.whl)
+if [[ ${#wheels[@]} -ne 1 || ! -f "${wheels[0]}" ]]; then
+  say "expected one pointwise-*-cp311-abi3-linux_x86_64.whl, got:" \
+    "$(ls "$staging/.wheel")" >&2
+  exit 1
+fi
+wheel=$staging/$(basename "${wheels[0]}")
+# Stored, not deflated, so that xz compresses the compiler as well as it
+# compresses the bare library.
+python3 - "${wheels[0]}" "$wheel" <<'EOF'
+import sys
+import zipfile
+
+with zipfile.ZipFile(sys.argv[1]) as source, \
+        zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as target:
+    for info in source.infolist():
+        data = source.read(info)
+        info.compress_type = zipfile.ZIP_STORED
+        target.writestr(info, data)
+EOF
+rm -rf "$staging/.wheel"
+python3 -m zipfile -l "$wheel" | sed 's/^/gpu-bundle:   /'
+if ! python3 -m zipfile -l "$wheel" | grep -q 'pointwise/_torchtensors.abi3.so'; then
+  say "the wheel has no _torchtensors.abi3.so (configure $build with" \
     "-DPOINTWISE_TORCH_DIR=\$(bash test/gpu-bundle/torch-package.sh VERSION)):" \
     "the C call path reads tensor attributes there" >&2
 fi
@@ -174,14 +207,6 @@ g++ -shared -o "$staging/pipeline_chains.so" "$staging/.pipeline/chains.o" \
 rm -rf "$staging/.pipeline"
 cp "$root/benchmarks/pipeline_bench.py" "$root/benchmarks/pipeline_modules.py" "$staging/"
 
-if [[ -f "$compiler" ]]; then
-  say "compressing $compiler -> libPointwiseC.so.xz (a minute or two)"
-  xz -T2 -6 -c "$compiler" >"$staging/libPointwiseC.so.xz"
-  say "libPointwiseC.so.xz: $(du -h "$staging/libPointwiseC.so.xz" | cut -f1)"
-else
-  say "no $compiler: @pw.pointwise cannot compile there (configure with" \
-    "-DPOINTWISE_STATIC_C_API=ON and build PointwiseCStatic)" >&2
-fi
 pwrun="$build/bin/pw-run-static"
 if [[ -f "$pwrun" ]]; then
   say "compressing $pwrun -> pw-run.xz (a minute or two)"
@@ -194,9 +219,7 @@ fi
 mkdir -p "$staging/pytests"
 cp "$root"/python_bindings/tests/*.py "$staging/pytests/"
 
-say "python_bindings/pointwise, test_families.py, gpu_bench.py"
-mkdir -p "$staging/pointwise"
-cp "$root"/python_bindings/pointwise/*.py "$staging/pointwise/"
+say "test_families.py, gpu_bench.py"
 cp "$root/test/Integration/GPU/test_families.py" "$root/benchmarks/gpu_bench.py" \
   "$root/benchmarks/compile_time.py" \
   "$staging/"
@@ -253,12 +276,20 @@ if ((pipeline_cases > 0)) && [[ -x "$build/bin/pw-run-static" ]]; then
     --seed "${PW_DIFF_SEED:-1}"
 fi
 
-# Check that the Python layer reads every table (no GPU needed).
-say "reading the family tables"
-PYTHONDONTWRITEBYTECODE=1 python3 - "$staging" <<'EOF'
+# Check that the wheel installs as gpu-run.sh installs it, and that its
+# package loads its compiler and reads every table (no GPU needed).
+say "installing the wheel into a scratch directory, reading the family tables"
+PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-deps --no-index \
+  --target "$staging/.installed" "$wheel"
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$staging/.installed" python3 - "$staging" <<'EOF'
+import os
 import sys
-sys.path.insert(0, sys.argv[1])
 import pointwise as pw
+from pointwise import _compiler
+package = os.path.dirname(pw.__file__)
+compiler = _compiler.load_compiler()
+assert os.path.dirname(compiler.path) == package, compiler.path
+print("gpu-bundle:   the wheel's package: %s, %s" % (package, compiler.version))
 for name in ("workloads.so", "kernels.so"):
     lib = pw.KernelLibrary(sys.argv[1] + "/" + name)
     families = lib.families()
@@ -269,15 +300,20 @@ try:
 except OSError as e:
     print("gpu-bundle:   kernels-bf16-scalar.so does not load here: %s" % e)
 EOF
+rm -rf "$staging/.installed"
 
 # The largest files xz-compressed (gpu-run.sh unpacks them): kernel
-# libraries shrink to a quarter, FlagGems' source to a fifth.
+# libraries shrink to a quarter, FlagGems' source to a fifth, the wheel (its
+# compiler) to a fifth.
 for library in "$staging"/*.so; do
   case "$(basename "$library")" in
-  libPointwiseRuntime.so | _*.abi3.so) ;;
+  libPointwiseRuntime.so) ;;
   *) xz -T2 -6 "$library" ;;
   esac
 done
+say "compressing $(basename "$wheel") (a minute or two)"
+xz -T2 -6 "$wheel"
+say "$(basename "$wheel").xz: $(du -h "$wheel.xz" | cut -f1)"
 if [[ -d "$staging/flaggems" ]]; then
   tar -C "$staging" -cJf "$staging/flaggems.tar.xz" flaggems
   rm -rf "$staging/flaggems"

@@ -4,7 +4,10 @@
 #
 #   bash test/gpu-bundle/gpu-run.sh [gpu-bundle]
 #
-# It first unpacks what the bundle stores compressed (*.xz, flaggems.tar.xz).
+# It first unpacks what the bundle stores compressed (*.xz, flaggems.tar.xz),
+# then installs the Python package from the bundle's wheel into the bundle
+# directory (pip install --no-deps --no-index --target), where the bundle's
+# programs and tests import it from.
 #
 # Steps (each one's output also goes to $OUT/<step>.log when OUT is set):
 #   info       nvidia-smi -L, versions of torch, triton, compute-sanitizer
@@ -23,9 +26,11 @@
 #              and FlagGems (writes $OUT/pipeline_bench.json)
 #   compile-time  compile_time.py: first-call latency of @pw.pointwise per
 #              rank, cold and warm, per stage
-#   python     pytest on pytests/ (the @pw.pointwise tests, CPU and GPU),
-#              compiling with libPointwiseC.so (unpacked from its .xz); with
-#              CuPy when test/gpu-bundle/gpu-cupy.sh installed it ($PW_CUPY_SITE)
+#   python     pytest on pytests/ (the @pw.pointwise tests, CPU and GPU)
+#              against the package installed from the wheel
+#              (POINTWISE_TEST_INSTALLED=1: pip's record must hold the files
+#              it imports); with CuPy when test/gpu-bundle/gpu-cupy.sh
+#              installed it ($PW_CUPY_SITE)
 #   bench-decorator  gpu_bench.py --decorator --no-inductor: the same
 #              workloads through @pw.pointwise, and its host time
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
@@ -140,6 +145,24 @@ done
 if [[ -f "$bundle/flaggems.tar.xz" && ! -d "$bundle/flaggems" ]]; then
   tar -C "$bundle" -xJf "$bundle/flaggems.tar.xz"
 fi
+
+# The Python package, installed from the bundle's wheel into the bundle
+# directory: the scripts that put the bundle on sys.path import it, and the
+# package's libraries (the compiler among them) are the wheel's.
+wheels=("$bundle"/pointwise-*.whl)
+if [[ -f "${wheels[0]}" ]]; then
+  echo "=== install: pip install --no-deps --no-index --target $bundle ${wheels[0]##*/}"
+  if PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-deps \
+      --no-index --upgrade --target "$bundle" "${wheels[0]}"; then
+    summary+=("install: ok (${wheels[0]##*/})")
+  else
+    summary+=("install: FAILED (pip install of ${wheels[0]##*/})")
+    status=1
+  fi
+else
+  summary+=("install: FAILED (no pointwise-*.whl in $bundle)")
+  status=1
+fi
 chmod +x "$bundle/host_overhead" "$bundle/pw-run" 2>/dev/null || true
 lit_runner=(python3 "$bundle/gpu_lit_runner.py" --tool "$bundle/pw-run"
   --root "$root")
@@ -185,7 +208,9 @@ run_step compile-time python3 "$bundle/compile_time.py" --package "$bundle" \
   --repeat "${PW_COMPILE_TIME_REPEAT:-3}" --ranks 1-6 \
   --modes "${PW_COMPILE_TIME_MODES:-on-demand,complete}"
 # shellcheck disable=SC2086
-run_step python python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
+run_step python env POINTWISE_TEST_INSTALLED=1 \
+  PYTHONPATH="$bundle${PYTHONPATH:+:$PYTHONPATH}" \
+  python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
   "$bundle/pytests/test_pointwise_gpu.py" "$bundle/pytests/test_pointwise_cpu.py" \
   "$bundle/pytests/test_dtypes.py" "$bundle/pytests/test_promotion.py" \
   "$bundle/pytests/test_first_calls.py" "$bundle/pytests/test_semantics_gpu.py" \
