@@ -264,7 +264,7 @@ class PointwiseFunction:
                 # The C call becomes this function's call: a class of its
                 # own whose __call__ is the FastPath object, so that a call
                 # reaches C without a Python frame (docs/Performance.md, row
-                # `python-c-call`).
+                # `decorator-c-call`).
                 self.__class__ = type(type(self).__name__, (type(self),), {
                     "__call__": self._fast, "__slots__": ()})
         return result
