@@ -383,9 +383,9 @@ void pointwise::addFamilyIndex(llvm::Module &module,
     std::string name = "pw_family_" + family.name;
     llvm::GlobalVariable *table = module.getNamedGlobal(name);
     assert(table && "addFamilyEntries made the table");
-    auto *entry = new llvm::GlobalVariable(
-        module, pointer, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-        table, name + ".index");
+    auto *entry = new llvm::GlobalVariable(module, pointer, /*isConstant=*/true,
+                                           llvm::GlobalValue::PrivateLinkage,
+                                           table, name + ".index");
     entry->setSection(kFamilyIndexSection);
     entry->setAlignment(llvm::Align(8));
     entries.push_back(entry);
@@ -406,14 +406,12 @@ void pointwise::addFamilyIndex(llvm::Module &module,
   llvm::GlobalVariable *start = bound("__start");
   llvm::GlobalVariable *stop = bound("__stop");
   auto *type = llvm::FunctionType::get(pointer, {pointer}, /*isVarArg=*/false);
-  auto *function =
-      llvm::Function::Create(type, llvm::GlobalValue::WeakODRLinkage,
-                             "pw_library_families", module);
+  auto *function = llvm::Function::Create(
+      type, llvm::GlobalValue::WeakODRLinkage, "pw_library_families", module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", function));
   llvm::Type *i64 = builder.getInt64Ty();
-  llvm::Value *bytes =
-      builder.CreateSub(builder.CreatePtrToInt(stop, i64),
-                        builder.CreatePtrToInt(start, i64));
+  llvm::Value *bytes = builder.CreateSub(builder.CreatePtrToInt(stop, i64),
+                                         builder.CreatePtrToInt(start, i64));
   builder.CreateAlignedStore(
       builder.CreateExactUDiv(bytes, builder.getInt64(8)), function->getArg(0),
       llvm::Align(8));
