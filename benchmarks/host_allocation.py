@@ -5,7 +5,8 @@ allocated and kept (a name rebound, `y = f(a, b)`, and the last two kept),
 and the allocation primitives alone (pointwise._torchtensors' `empty`,
 `torch.empty_like`, `torch.empty`). Every entry in each of `--rounds`
 interleaved rounds of `--calls` calls, synchronized at each round's end;
-prints medians and the rounds, and which path the calls took.
+prints medians and the rounds, each round's ratio of ours to eager, and
+which path the calls took.
 
     python3 benchmarks/host_allocation.py [--rounds 5] [--calls 4000]
 
@@ -99,6 +100,20 @@ def main():
     for name, values in samples.items():
         print("| %s | %.2f | %s |" % (name, statistics.median(values),
                                      " ".join("%.2f" % v for v in values)))
+    # Each round times both sides of a pair back to back, so their ratio in
+    # that round is free of the machine's drift between rounds.
+    pairs = [("ours, output given", "eager torch.add(out=)"),
+             ("ours, dropped at once", "eager a + b, dropped at once"),
+             ("ours, y = add(a, b)", "eager, y = a + b"),
+             ("ours, last two kept", "eager, last two kept")]
+    print("\n| ours / eager | median of the rounds' ratios | worst round "
+          "| rounds |")
+    print("|---|---|---|---|")
+    for ours, eager in pairs:
+        ratios = [o / e for o, e in zip(samples[ours], samples[eager])]
+        print("| %s | %.2f | %.2f | %s |" % (
+            ours[len("ours, "):], statistics.median(ratios), max(ratios),
+            " ".join("%.2f" % r for r in ratios)))
 
 
 if __name__ == "__main__":

@@ -27,8 +27,11 @@
 
 #include "TensorAccess.h"
 
+#include <ATen/EmptyTensor.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/cuda/CUDAContextLight.h>
 #include <ATen/cuda/EmptyTensor.h>
+#include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAStream.h>
 
 #ifndef PW_TORCH_VERSION
@@ -75,13 +78,25 @@ int readTensor(PyObject *tensor, PwTensorView *view) {
 PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
                           int32_t scalarType, int32_t device) {
   try {
-    at::TensorBase result = at::detail::empty_cuda(
-        c10::IntArrayRef(sizes, static_cast<size_t>(rank)),
-        static_cast<c10::ScalarType>(scalarType),
+    c10::IntArrayRef shape(sizes, static_cast<size_t>(rank));
+    auto type = static_cast<c10::ScalarType>(scalarType);
+    // On the current device, which is where a call's inputs live unless the
+    // caller moved it, empty_cuda comes down to empty_generic with the CUDA
+    // allocator; its device guard would read the device twice more and set
+    // it back, a fifth of an allocating call's host time
+    // (docs/Performance.md, row `torch-empty-current-device`). The tensors
+    // given prove CUDA initialized.
+    if (c10::cuda::current_device() == device) {
+      constexpr c10::DispatchKeySet cuda(c10::DispatchKey::CUDA);
+      return THPVariable_Wrap(
+          at::detail::empty_generic(shape, at::cuda::getCUDADeviceAllocator(),
+                                    cuda, type, c10::MemoryFormat::Contiguous));
+    }
+    return THPVariable_Wrap(at::detail::empty_cuda(
+        shape, type,
         c10::Device(c10::DeviceType::CUDA,
                     static_cast<c10::DeviceIndex>(device)),
-        c10::MemoryFormat::Contiguous);
-    return THPVariable_Wrap(result);
+        c10::MemoryFormat::Contiguous));
   } catch (...) {
     // Out of memory and the like: the caller falls back to torch's own
     // allocation, which raises torch's exception.
