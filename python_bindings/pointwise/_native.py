@@ -58,6 +58,21 @@ def library_candidates(name, env=None, first_dirs=()):
     return candidates
 
 
+def torch_release(torch_version):
+    """A ``torch.__version__`` without its local part: "2.11.0" of
+    "2.11.0+cu130". The CUDA variants of one release are built from the
+    same sources (``torch.version.git_version``)."""
+    return torch_version.split("+", 1)[0]
+
+
+def torch_tensors_name(torch_version):
+    """Where pointwise._torchtensors built for `torch_version`'s release
+    lies among the native libraries: one directory per torch release the
+    build listed in POINTWISE_TORCH_DIR."""
+    return os.path.join("torchtensors", torch_release(torch_version),
+                        TORCH_TENSORS_NAME)
+
+
 def _beside_runtime(name, runtime_path):
     """The first existing `name` among the package's library candidates,
     the runtime's own directory first; None if there is none."""
@@ -156,7 +171,8 @@ def bind_torch_tensors(module, runtime, torch):
     """Lets the C calls of `module` (``pointwise._fastcall``) read torch
     tensors, allocate and find streams through pointwise._torchtensors
     (python_bindings/src/TorchTensors.cpp) instead of Python attributes, when
-    it was built for this very torch (version and git revision) and passes
+    it was built for this torch's release from the same sources (git
+    revision; any CUDA variant) and passes
     _check_torch_tensors; otherwise, or with ``POINTWISE_TORCH_TENSORS=0``,
     they read attributes."""
     global _torch_tensors
@@ -168,7 +184,8 @@ def bind_torch_tensors(module, runtime, torch):
         _torch_tensors = False
         if _disabled("POINTWISE_TORCH_TENSORS"):
             return
-        path = _beside_runtime(TORCH_TENSORS_NAME, runtime.path)
+        path = _beside_runtime(torch_tensors_name(torch.__version__),
+                               runtime.path)
         if path is None or not torch.cuda.is_available():
             return
         try:
@@ -176,8 +193,9 @@ def bind_torch_tensors(module, runtime, torch):
         except ImportError:
             return  # built against libraries this torch does not have
         version, git_version, table_version = reader.built_for()
-        if version != torch.__version__ or table_version != _TENSOR_ACCESS_VERSION \
-                or git_version != getattr(torch.version, "git_version", None):
+        if torch_release(version) != torch_release(torch.__version__) or \
+                table_version != _TENSOR_ACCESS_VERSION or \
+                git_version != getattr(torch.version, "git_version", None):
             return  # another torch, or a module left from an older build
         table = _check_torch_tensors(reader, torch)
         if table is None:

@@ -3,6 +3,7 @@ against PyTorch eager, including the result dtype from torch.result_type.
 Skipped without a CUDA device."""
 
 import itertools
+import os
 
 import numpy as np
 import pytest
@@ -432,6 +433,14 @@ def test_torch_tensor_reader_matches_attributes(monkeypatch):
     two(a, b, 1.0)  # the general call plans; the fast path is bound now
     module = _native._torch_tensors
     if module is False or module is None:
+        # A module built for this torch's release must be in use.
+        path = _native._beside_runtime(
+            _native.torch_tensors_name(torch.__version__),
+            _runtime.load_runtime().path)
+        assert path is None or \
+            os.environ.get("POINTWISE_TORCH_TENSORS", "1") in ("0", "no", ""), \
+            "%s is built for torch %s but not in use" % (path,
+                                                        torch.__version__)
         pytest.skip("no pointwise._torchtensors for torch %s here"
                     % torch.__version__)
     table = _native._check_torch_tensors(module, torch)

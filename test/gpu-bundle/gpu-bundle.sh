@@ -103,15 +103,15 @@ cp "$runtime" "$staging/"
 # The Python package's wheel, built by pip in its own tree, build-python/
 # (pip's build isolation recreates a tree's CMake cache at every run, so it
 # gets none of BUILD_DIR's), with BUILD_DIR's POINTWISE_TORCH_DIR: the wheel
-# has _torchtensors.abi3.so where BUILD_DIR was configured with
-# -DPOINTWISE_TORCH_DIR=$(bash test/gpu-bundle/torch-package.sh VERSION)
-# (used there only under exactly that torch version).
+# has a _torchtensors.abi3.so per torch directory that BUILD_DIR's
+# -DPOINTWISE_TORCH_DIR lists ($(bash test/gpu-bundle/torch-package.sh
+# VERSION) each; used there only under a torch of that release).
 mkdir -p "$staging/.wheel"
 if [[ -n "${PW_WHEEL:-}" ]]; then
   say "wheel: $PW_WHEEL"
   cp "$PW_WHEEL" "$staging/.wheel/"
 else
-  torch_dir=$(sed -n 's/^POINTWISE_TORCH_DIR:PATH=//p' "$build/CMakeCache.txt")
+  torch_dir=$(sed -n 's/^POINTWISE_TORCH_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
   launcher=()
   if command -v ccache >/dev/null; then
     launcher=(CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache)
@@ -145,7 +145,7 @@ with zipfile.ZipFile(sys.argv[1]) as source, \
 EOF
 rm -rf "$staging/.wheel"
 python3 -m zipfile -l "$wheel" | sed 's/^/gpu-bundle:   /'
-if ! python3 -m zipfile -l "$wheel" | grep -q 'pointwise/_torchtensors.abi3.so'; then
+if ! python3 -m zipfile -l "$wheel" | grep -q 'pointwise/torchtensors/.*/_torchtensors.abi3.so'; then
   say "the wheel has no _torchtensors.abi3.so (configure $build with" \
     "-DPOINTWISE_TORCH_DIR=\$(bash test/gpu-bundle/torch-package.sh VERSION)):" \
     "the C call path reads tensor attributes there" >&2
