@@ -281,6 +281,84 @@ Probe makeLoop(const char *prefix, size_t vectors, int blocksPerSm) {
           }};
 }
 
+/// The output buffers of one set of probes: `out` for timing, `reference`
+/// for the output every other probe is compared with.
+struct Outputs {
+  uint4 *out;
+  uint4 *reference;
+  size_t bytes;
+};
+
+/// Runs probes[referenceIndex] into the reference buffer, then every probe
+/// but the copies, and prints those whose output differs from it.
+void compareOutputs(std::vector<Probe> &probes, size_t referenceIndex,
+                    const uint4 *in, const Outputs &outputs) {
+  probes[referenceIndex].launch(in, outputs.reference);
+  CHECK(cudaDeviceSynchronize());
+  size_t words = outputs.bytes / 2;
+  std::vector<uint16_t> expected(words), got(words);
+  CHECK(cudaMemcpy(expected.data(), outputs.reference, outputs.bytes,
+                   cudaMemcpyDeviceToHost));
+  for (Probe &probe : probes) {
+    if (probe.copy)
+      continue;
+    CHECK(cudaMemset(outputs.out, 0, outputs.bytes));
+    probe.launch(in, outputs.out);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(got.data(), outputs.out, outputs.bytes,
+                     cudaMemcpyDeviceToHost));
+    size_t mismatches = 0;
+    for (size_t i = 0; i < words; ++i)
+      mismatches += got[i] != expected[i];
+    if (mismatches)
+      std::printf("%-22s %zu mismatches against %s\n", probe.name.c_str(),
+                  mismatches, probes[referenceIndex].name.c_str());
+  }
+}
+
+/// Times every probe in `rounds` interleaved rounds of 20 launches each.
+void timeRounds(std::vector<Probe> &probes, int rounds, const uint4 *in,
+                uint4 *out) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  const int reps = 20;
+  for (int round = 0; round < rounds; ++round)
+    for (Probe &probe : probes) {
+      probe.launch(in, out); // warm-up
+      CHECK(cudaEventRecord(start));
+      for (int rep = 0; rep < reps; ++rep)
+        probe.launch(in, out);
+      CHECK(cudaEventRecord(stop));
+      CHECK(cudaEventSynchronize(stop));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, start, stop));
+      probe.ms.push_back(ms / reps);
+    }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+}
+
+float median(std::vector<float> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+/// Each probe's median time, bandwidth for `movedBytes` and % of the rate
+/// of probes[0], a copy of the same bytes.
+void printTable(const std::vector<Probe> &probes, double movedBytes,
+                const char *note) {
+  float copyMs = median(probes[0].ms);
+  std::printf("\n%-22s %10s %10s %10s   %s\n", "kernel", "us", "GB/s",
+              "% of copy", note);
+  for (const Probe &probe : probes) {
+    float ms = median(probe.ms);
+    std::printf("%-22s %10.1f %10.0f %10.1f\n", probe.name.c_str(), ms * 1e3,
+                movedBytes / (ms * 1e6), 100.0 * copyMs / ms);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -307,12 +385,14 @@ int main(int argc, char **argv) {
     std::memcpy(&word, &value, 4);
     host[i] = uint16_t((word + 0x7fff + ((word >> 16) & 1)) >> 16);
   }
-  uint4 *in, *out, *reference;
+  uint4 *in;
+  Outputs outputs{nullptr, nullptr, bytes};
   CHECK(cudaMalloc(&in, bytes));
-  CHECK(cudaMalloc(&out, bytes));
-  CHECK(cudaMalloc(&reference, bytes));
+  CHECK(cudaMalloc(&outputs.out, bytes));
+  CHECK(cudaMalloc(&outputs.reference, bytes));
   CHECK(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice));
 
+  // ---- tanh-GELU as nine ops ----
   std::vector<Probe> probes;
   probes.push_back(makeOneshot<2, false, true>("copy-oneshot-", vectors));
   probes.push_back(makeOneshot<2, false, false>("oneshot-", vectors));
@@ -325,123 +405,38 @@ int main(int argc, char **argv) {
   probes.push_back(makeLoop<2, true>("pipe-", vectors, 0));
   probes.push_back(makeLoop<2, true>("pipe-", vectors, 8));
   probes.push_back(makeLoop<4, true>("pipe-", vectors, 0));
-
-  // The reference output, then every probe's against it.
-  probes[1].launch(in, reference);
-  CHECK(cudaDeviceSynchronize());
-  std::vector<uint16_t> expected(elements), got(elements);
-  CHECK(cudaMemcpy(expected.data(), reference, bytes, cudaMemcpyDeviceToHost));
-  for (Probe &probe : probes) {
-    if (probe.copy)
-      continue;
-    CHECK(cudaMemset(out, 0, bytes));
-    probe.launch(in, out);
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost));
-    size_t mismatches = 0;
-    for (size_t i = 0; i < elements; ++i)
-      mismatches += got[i] != expected[i];
-    if (mismatches)
-      std::printf("%-22s %zu mismatches against oneshot-2\n",
-                  probe.name.c_str(), mismatches);
-  }
-
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  const int reps = 20;
-  for (int round = 0; round < rounds; ++round)
-    for (Probe &probe : probes) {
-      probe.launch(in, out); // warm-up
-      CHECK(cudaEventRecord(start));
-      for (int rep = 0; rep < reps; ++rep)
-        probe.launch(in, out);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      probe.ms.push_back(ms / reps);
-    }
-
-  auto median = [](std::vector<float> values) {
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-  };
-  float copyMs = median(probes[0].ms);
-  std::printf("%-22s %10s %10s %10s\n", "kernel", "us", "GB/s", "% of copy");
-  for (Probe &probe : probes) {
-    float ms = median(probe.ms);
-    std::printf("%-22s %10.1f %10.0f %10.1f\n", probe.name.c_str(), ms * 1e3,
-                2.0 * bytes / (ms * 1e6), 100.0 * copyMs / ms);
-  }
+  compareOutputs(probes, 1, in, outputs);
+  timeRounds(probes, rounds, in, outputs.out);
+  printTable(probes, 2.0 * bytes, "(4 bytes per element)");
 
   // ---- bias + GELU + dropout ----
-  {
-    uint4 *bias;
-    uint2 *mask;
-    CHECK(cudaMalloc(&bias, kColumns * 2));
-    CHECK(cudaMalloc(&mask, elements));
-    std::vector<int8_t> keep(elements);
-    for (size_t i = 0; i < elements; ++i) {
-      state = state * 1664525u + 1013904223u;
-      keep[i] = (state >> 16) % 10 != 0;
-    }
-    CHECK(cudaMemcpy(bias, host.data(), kColumns * 2, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(mask, keep.data(), elements, cudaMemcpyHostToDevice));
-    unsigned blocks = unsigned(vectors / kThreads);
-    auto make = [&](const char *name, auto kernel, bool copy) {
-      return Probe{name,
-                   [=](const uint4 *in, uint4 *out) {
-                     kernel<<<blocks, kThreads>>>(in, bias, mask, out);
-                   },
-                   copy};
-    };
-    std::vector<Probe> chain;
-    chain.push_back(make("bias-copy", biasGelu<false, false, true>, true));
-    chain.push_back(make("bias-cvt", biasGelu<false, false, false>, false));
-    chain.push_back(make("bias-magic", biasGelu<true, false, false>, false));
-    chain.push_back(make("bias-pairs", biasGelu<false, true, false>, false));
-    chain.push_back(make("bias-both", biasGelu<true, true, false>, false));
-    chain[1].launch(in, reference);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(
-        cudaMemcpy(expected.data(), reference, bytes, cudaMemcpyDeviceToHost));
-    for (Probe &probe : chain) {
-      if (probe.copy)
-        continue;
-      CHECK(cudaMemset(out, 0, bytes));
-      probe.launch(in, out);
-      CHECK(cudaGetLastError());
-      CHECK(cudaDeviceSynchronize());
-      CHECK(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost));
-      size_t mismatches = 0;
-      for (size_t i = 0; i < elements; ++i)
-        mismatches += got[i] != expected[i];
-      if (mismatches)
-        std::printf("%-22s %zu mismatches against bias-cvt\n",
-                    probe.name.c_str(), mismatches);
-    }
-    for (int round = 0; round < rounds; ++round)
-      for (Probe &probe : chain) {
-        probe.launch(in, out);
-        CHECK(cudaEventRecord(start));
-        for (int rep = 0; rep < reps; ++rep)
-          probe.launch(in, out);
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        probe.ms.push_back(ms / reps);
-      }
-    float chainCopyMs = median(chain[0].ms);
-    std::printf("\n%-22s %10s %10s %10s   (5 bytes per element)\n", "kernel",
-                "us", "GB/s", "% of copy");
-    for (Probe &probe : chain) {
-      float ms = median(probe.ms);
-      std::printf("%-22s %10.1f %10.0f %10.1f\n", probe.name.c_str(), ms * 1e3,
-                  2.5 * bytes / (ms * 1e6), 100.0 * chainCopyMs / ms);
-    }
+  uint4 *bias;
+  uint2 *mask;
+  CHECK(cudaMalloc(&bias, kColumns * 2));
+  CHECK(cudaMalloc(&mask, elements));
+  std::vector<int8_t> keep(elements);
+  for (size_t i = 0; i < elements; ++i) {
+    state = state * 1664525u + 1013904223u;
+    keep[i] = (state >> 16) % 10 != 0;
   }
+  CHECK(cudaMemcpy(bias, host.data(), kColumns * 2, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(mask, keep.data(), elements, cudaMemcpyHostToDevice));
+  unsigned blocks = unsigned(vectors / kThreads);
+  auto make = [&](const char *name, auto kernel, bool copy) {
+    return Probe{name,
+                 [=](const uint4 *x, uint4 *y) {
+                   kernel<<<blocks, kThreads>>>(x, bias, mask, y);
+                 },
+                 copy};
+  };
+  std::vector<Probe> chain;
+  chain.push_back(make("bias-copy", biasGelu<false, false, true>, true));
+  chain.push_back(make("bias-cvt", biasGelu<false, false, false>, false));
+  chain.push_back(make("bias-magic", biasGelu<true, false, false>, false));
+  chain.push_back(make("bias-pairs", biasGelu<false, true, false>, false));
+  chain.push_back(make("bias-both", biasGelu<true, true, false>, false));
+  compareOutputs(chain, 1, in, outputs);
+  timeRounds(chain, rounds, in, outputs.out);
+  printTable(chain, 2.5 * bytes, "(5 bytes per element)");
   return 0;
 }
