@@ -368,9 +368,9 @@ LogicalResult pointwise::lowerFamilies(ModuleOp module,
   if (timing)
     pm.enableTiming(*timing);
   // The lowered module is verified once, not after each of the pipeline's
-  // passes: that takes 6% of a family's compile time (docs/Performance.md,
-  // row `family-verification`), and the passes are verified after each one
-  // where they are tested (pw-opt's lit tests).
+  // passes: that takes about a tenth of a family's compile time
+  // (docs/Performance.md, row `family-verification`), and the passes are
+  // verified after each one where they are tested (pw-opt's lit tests).
   pm.enableVerifier(false);
   buildFamilyPipeline(pm, options);
   if (failed(runReportingErrors(pm, module)))
