@@ -152,8 +152,9 @@ buildFamilyVariants(mlir::ModuleOp module, const FamilyOptions &options);
 /// The passes of step 2 for `options.target`, added to `pm`.
 void buildFamilyPipeline(mlir::OpPassManager &pm, const FamilyOptions &options);
 
-/// Step 2: down to the LLVM dialect (and gpu.binary ops for "cuda"). The
-/// passes report their times under `timing` (may be null).
+/// Step 2: down to the LLVM dialect (and gpu.binary ops for "cuda"),
+/// verifying the lowered module once. The passes report their times under
+/// `timing` (may be null).
 mlir::LogicalResult lowerFamilies(mlir::ModuleOp module,
                                   const FamilyOptions &options,
                                   mlir::TimingScope *timing = nullptr);
