@@ -143,8 +143,11 @@ struct GpuCodegenOptions {
                                 "/usr/local/cuda"),
                  llvm::cl::init("")},
         optLevel{parent, "opt-level",
-                 llvm::cl::desc("NVVM optimization level (0 to 3)"),
-                 llvm::cl::init(3)},
+                 llvm::cl::desc("NVVM optimization level (0 to 3) of LLVM's "
+                                "pipeline and of ptxas: 2 keeps the "
+                                "transpose strategy's edge-tile loop a loop "
+                                "(docs/Performance.md, row `nvvm-opt-level`)"),
+                 llvm::cl::init(2)},
         blockSize{parent, "block-size",
                   llvm::cl::desc("Threads per block of the linear and general "
                                  "strategies (1 to 1024), or 0 to decide per "
