@@ -36,7 +36,7 @@ FASTCALL_NAME = "_fastcall.abi3.so"
 TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
 # kTensorAccessVersion of python_bindings/src/TensorAccess.h: the table
 # layout this package's checks (_check_torch_tensors) read.
-_TENSOR_ACCESS_VERSION = 2
+_TENSOR_ACCESS_VERSION = 3
 
 
 def library_candidates(name, env=None, first_dirs=()):
@@ -148,8 +148,9 @@ def _check_torch_tensors(module, torch):
                 return None
             if codes.setdefault(probe[2], dtype) is not dtype:
                 return None
-        made = module.empty((4, 6), probe[2], device)
+        made, address = module.empty((4, 6), probe[2], device)
         if type(made) is not torch.Tensor or made.dtype is not dtype or \
+                address != made.data_ptr() or \
                 made.shape != (4, 6) or not made.is_contiguous() or \
                 made.get_device() != device:
             return None

@@ -124,15 +124,21 @@ bool memoMatches(FastPath *self, const TensorInfo *infos, Py_ssize_t numTensors,
 
 /// A new contiguous tensor shaped like `like`, of dtype `dtype`: from ATen's
 /// allocator where the torch tensor reader is bound (docs/Performance.md, row
-/// `torch-tensor-reader`), else `torch.empty_like` (row `output-empty-like`).
+/// `torch-tensor-reader`), which also gives its address (`data`, with
+/// `dataKnown` set), else `torch.empty_like` (row `output-empty-like`).
 PyObject *allocateOutput(FastPath *self, PyObject *likeObject,
-                         const TensorInfo &like, PyObject *dtype) {
+                         const TensorInfo &like, PyObject *dtype,
+                         uint64_t &data, bool &dataKnown) {
+  dataKnown = false;
   if (const PwTensorAccess *tensorAccess = boundTensorAccess()) {
     int32_t code = findDtypeCode(dtype);
     if (code >= 0)
       if (PyObject *result = tensorAccess->emptyContiguous(
-              like.sizes, like.rank, code, static_cast<int32_t>(like.device)))
+              like.sizes, like.rank, code, static_cast<int32_t>(like.device),
+              &data)) {
+        dataKnown = true;
         return result;
+      }
     PyErr_Clear();
   }
   // The layout rule of contiguous inputs is the contiguous layout, which
@@ -266,9 +272,15 @@ PyObject *fastPathCall(PyObject *object, PyObject *args, PyObject *kwargs) {
   for (Py_ssize_t k = 0; k < self->numOutputs; ++k) {
     PyObject *dtype = PyTuple_GetItem(outDtypes, k);
     if (!given[k]) {
-      results[k].reset(allocateOutput(self, tensors[0], first, dtype));
+      bool dataKnown;
+      results[k].reset(allocateOutput(self, tensors[0], first, dtype,
+                                      outputData[k], dataKnown));
       if (!results[k])
         return nullptr; // out of memory: torch's exception
+      // Made by the table as asked (contiguous, of the first input's shape
+      // and device, of `dtype`): nothing to read back.
+      if (dataKnown)
+        continue;
     } else {
       if (reinterpret_cast<PyObject *>(Py_TYPE(given[k])) != tensorType)
         return slow();

@@ -19,7 +19,7 @@
 #include <cstdint>
 
 /// Bumped whenever the layout of the structs below changes.
-constexpr uint32_t kTensorAccessVersion = 2;
+constexpr uint32_t kTensorAccessVersion = 3;
 
 /// What the call path needs to know of one tensor.
 struct PwTensorView {
@@ -38,10 +38,13 @@ struct PwTensorAccess {
   /// 0 (no Python error set) when the call path should not handle it.
   int (*read)(PyObject *tensor, PwTensorView *view);
   /// A new contiguous CUDA tensor of `rank` sizes, dtype code `scalarType`,
-  /// on `device`, on the framework's current stream; null (no Python error
-  /// set) when it could not be made: the caller then falls back.
+  /// on `device`, on the framework's current stream, with the address of its
+  /// first element in `*data` (so that the caller need not read it back);
+  /// null (no Python error set) when it could not be made: the caller then
+  /// falls back.
   PyObject *(*emptyContiguous)(const int64_t *sizes, int64_t rank,
-                               int32_t scalarType, int32_t device);
+                               int32_t scalarType, int32_t device,
+                               uint64_t *data);
   /// The framework's current stream on `device`.
   void *(*currentStream)(int32_t device);
 };

@@ -76,7 +76,7 @@ int readTensor(PyObject *tensor, PwTensorView *view) {
 }
 
 PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
-                          int32_t scalarType, int32_t device) {
+                          int32_t scalarType, int32_t device, uint64_t *data) {
   try {
     c10::IntArrayRef shape(sizes, static_cast<size_t>(rank));
     auto type = static_cast<c10::ScalarType>(scalarType);
@@ -86,17 +86,21 @@ PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
     // it back, about 0.1 µs of an allocating call (docs/Performance.md, row
     // `torch-empty-current-device`). The tensors given prove CUDA
     // initialized.
+    at::Tensor made;
     if (c10::cuda::current_device() == device) {
       constexpr c10::DispatchKeySet cuda(c10::DispatchKey::CUDA);
-      return THPVariable_Wrap(
+      made =
           at::detail::empty_generic(shape, at::cuda::getCUDADeviceAllocator(),
-                                    cuda, type, c10::MemoryFormat::Contiguous));
+                                    cuda, type, c10::MemoryFormat::Contiguous);
+    } else {
+      made = at::detail::empty_cuda(
+          shape, type,
+          c10::Device(c10::DeviceType::CUDA,
+                      static_cast<c10::DeviceIndex>(device)),
+          c10::MemoryFormat::Contiguous);
     }
-    return THPVariable_Wrap(at::detail::empty_cuda(
-        shape, type,
-        c10::Device(c10::DeviceType::CUDA,
-                    static_cast<c10::DeviceIndex>(device)),
-        c10::MemoryFormat::Contiguous));
+    *data = reinterpret_cast<uint64_t>(made.const_data_ptr());
+    return THPVariable_Wrap(std::move(made));
   } catch (...) {
     // Out of memory and the like: the caller falls back to torch's own
     // allocation, which raises torch's exception.
@@ -160,8 +164,9 @@ PyObject *probe(PyObject *, PyObject *tensor) {
                        view.contiguous ? Py_True : Py_False, strides);
 }
 
-/// empty(sizes, dtype code, device) -> torch.Tensor: the table's allocation,
-/// for the package's checks.
+/// empty(sizes, dtype code, device) -> (torch.Tensor, address of its first
+/// element as the table reports it): the table's allocation, for the
+/// package's checks.
 PyObject *empty(PyObject *, PyObject *args) {
   PyObject *sizesObject;
   int scalarType, device;
@@ -175,10 +180,15 @@ PyObject *empty(PyObject *, PyObject *args) {
     if (PyErr_Occurred())
       return nullptr;
   }
-  PyObject *result = emptyContiguous(sizes.data(), rank, scalarType, device);
-  if (!result && !PyErr_Occurred())
-    PyErr_SetString(PyExc_RuntimeError, "empty: allocation failed");
-  return result;
+  uint64_t data = 0;
+  PyObject *result =
+      emptyContiguous(sizes.data(), rank, scalarType, device, &data);
+  if (!result) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_RuntimeError, "empty: allocation failed");
+    return nullptr;
+  }
+  return Py_BuildValue("(NK)", result, static_cast<unsigned long long>(data));
 }
 
 /// stream(device) -> int: the table's current stream.

@@ -379,12 +379,13 @@ class TensorView(ctypes.Structure):
 READ = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object,
                         ctypes.POINTER(TensorView))
 EMPTY = ctypes.CFUNCTYPE(ctypes.py_object, ctypes.POINTER(ctypes.c_int64),
-                         ctypes.c_int64, ctypes.c_int32, ctypes.c_int32)
+                         ctypes.c_int64, ctypes.c_int32, ctypes.c_int32,
+                         ctypes.POINTER(ctypes.c_uint64))
 CURRENT_STREAM = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int32)
 
 
 class TensorAccess(ctypes.Structure):
-    """PwTensorAccess of python_bindings/src/TensorAccess.h (version 2)."""
+    """PwTensorAccess of python_bindings/src/TensorAccess.h (version 3)."""
     _fields_ = [("version", ctypes.c_uint32), ("read", READ),
                 ("empty_contiguous", EMPTY), ("current_stream", CURRENT_STREAM)]
 
@@ -420,13 +421,14 @@ def test_tensor_access_table(fastcall):
         view.contents.contiguous = tensor.contiguous
         return 1
 
-    def empty(sizes, rank, code, device):
+    def empty(sizes, rank, code, device, data):
         made.append(Unreadable(tuple(sizes[:rank]), codes[code], device))
+        data[0] = made[-1].address
         return made[-1]
 
     callbacks = (READ(read), EMPTY(empty),
                  CURRENT_STREAM(lambda device: STREAM * 2 + device))
-    table = TensorAccess(2, *callbacks)
+    table = TensorAccess(3, *callbacks)
     h = Harness(fastcall, 2)
     h.plan(["f32", "f16"], [], 2, 1, ["f32"], "  ")
     a, b = Unreadable((3, 5), device=1), Unreadable((3, 5), "f16", device=1)
@@ -441,14 +443,16 @@ def test_tensor_access_table(fastcall):
             "general path"
         with pytest.raises(ValueError, match="table version"):
             fastcall.bind_tensors(ctypes.addressof(TensorAccess(
-                1, *callbacks)), codes)
+                2, *callbacks)), codes)
     finally:
         fastcall.bind_tensors(0, ())
     assert [values for _, values in h.launches] == [
         [descriptor(a), descriptor(b), descriptor(out)],
         [descriptor(a), descriptor(b), descriptor(given)]]
     assert h.streams[-1] == STREAM * 2 + 1
-    assert reads[:3] == [a, b, out] and len(h.slow_calls) == 1
+    # The output the table made is not read back: the table gave its address.
+    assert reads[:3] == [a, b, a] and out not in reads
+    assert len(h.slow_calls) == 1
     # Unbound: attributes again (which these tensors fail).
     assert h(a, b) == "general path"
 
