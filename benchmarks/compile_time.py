@@ -12,7 +12,10 @@
    where no ptxas is found, the driver's JIT of the one variant launched),
    kernel, synchronization); `cpu` is the process's CPU time (user + sys)
    over the first call, on every thread, and `next` the call after it
-   whose operand is transposed, which needs another variant (ranks >= 2).
+   whose operand is transposed, which needs another variant (ranks >= 2),
+   of which `next_load` is the variant's load from the disk cache (warm,
+   on demand: the hash check, pwcLoad's JIT link and the GPU module load
+   of its initializer; 0 where nothing is loaded).
    Per mode (``--modes``): `on-demand`, the package's default, compiles the
    family's tables and then each variant when a call first chooses it;
    `complete` (``POINTWISE_ON_DEMAND=0``) compiles every variant at the
@@ -49,7 +52,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 STAGES = ["import", "compiler", "trace", "compile", "save", "load", "launch",
-          "first_call", "cpu", "next"]
+          "first_call", "cpu", "next", "next_load"]
 MODES = ["on-demand", "complete"]
 
 
@@ -120,10 +123,12 @@ def child(rank, device, chip):
         assert bool((result == 2).all())
         first = dict(times)
         if rank > 1:
+            loaded = times["load"]
             began = time.perf_counter()
             result = add(a, flipped)
             torch.cuda.synchronize()
             times["next"] = time.perf_counter() - began
+            times["next_load"] = times["load"] - loaded
             assert bool((result == 2).all())
     else:
         # What the first call on a GPU compiles, without launching it.
@@ -145,12 +150,15 @@ def child(rank, device, chip):
         times["cpu"] = cpu_seconds() - cpu
         first = dict(times)
         if on_demand is not None and rank > 1:
+            loaded = times["load"]
             began = time.perf_counter()
             on_demand.load(variant_index(family, rank, 32,
                                          PW_STRATEGY_TRANSPOSE, 1))
             times["next"] = time.perf_counter() - began
+            times["next_load"] = times["load"] - loaded
     # The stages of the first call alone; `next` is the second call whole.
     first["next"] = times["next"]
+    first["next_load"] = times["next_load"]
     first["launch"] = max(0.0, first["first_call"] - first["trace"] -
                           first["compile"] - first["save"] - first["load"])
     print(json.dumps(first))

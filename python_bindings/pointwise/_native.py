@@ -127,10 +127,11 @@ def fastcall(runtime):
     return _fastcall or None
 
 
-def _check_torch_tensors(module, torch):
+def _check_torch_tensors(module, runtime, torch):
     """The dtype table of pointwise._torchtensors (a tuple indexed by its
     dtype codes), or None when it does not read, allocate and find streams
-    exactly as torch's own attributes say."""
+    exactly as torch's own attributes say (a stream made by `runtime` made
+    current in torch)."""
     device = torch.cuda.current_device()
     codes = {}
     for dtype in _dtypes.ALL_DTYPES:
@@ -156,10 +157,20 @@ def _check_torch_tensors(module, torch):
             return None
     if module.probe(torch.empty(2)) is not None:  # a CPU tensor
         return None
-    stream = torch.cuda.Stream()
-    with torch.cuda.stream(stream):
-        if module.stream(device) != stream.cuda_stream:
-            return None
+    # A stream of the runtime's, made current as an ExternalStream: a
+    # torch.cuda.Stream() would create torch's pool of streams for the
+    # device, about 5 ms of the first call that binds the module
+    # (docs/Performance.md, row `torch-tensor-reader`).
+    stream = ctypes.c_void_p()
+    if runtime.lib.pwStreamCreate(ctypes.byref(stream)) or not stream.value:
+        return None
+    try:
+        with torch.cuda.stream(torch.cuda.ExternalStream(stream.value,
+                                                         device=device)):
+            if module.stream(device) != stream.value:
+                return None
+    finally:
+        runtime.lib.pwStreamDestroy(stream)
     if module.stream(device) != torch.cuda.current_stream().cuda_stream:
         return None
     table = [None] * (max(codes) + 1)
@@ -198,7 +209,7 @@ def bind_torch_tensors(module, runtime, torch):
                 table_version != _TENSOR_ACCESS_VERSION or \
                 git_version != getattr(torch.version, "git_version", None):
             return  # another torch, or a module left from an older build
-        table = _check_torch_tensors(reader, torch)
+        table = _check_torch_tensors(reader, runtime, torch)
         if table is None:
             return
         module.bind_tensors(reader.table(), table)

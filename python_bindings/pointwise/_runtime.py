@@ -296,6 +296,8 @@ class Runtime:
             "pwMemcpyHostToDevice": (c_int, [c_void_p, c_void_p, ctypes.c_size_t]),
             "pwMemcpyDeviceToHost": (c_int, [c_void_p, c_void_p, ctypes.c_size_t]),
             "pwMemsetBytes": (c_int, [c_void_p, ctypes.c_ubyte, ctypes.c_size_t]),
+            "pwStreamCreate": (c_int, [ctypes.POINTER(c_void_p)]),
+            "pwStreamDestroy": (c_int, [c_void_p]),
             "pwStreamSynchronize": (c_int, [c_void_p]),
             "pwSetStream": (None, [c_void_p]),
             "pwGetStream": (c_void_p, []),

@@ -443,7 +443,8 @@ def test_torch_tensor_reader_matches_attributes(monkeypatch):
                                                         torch.__version__)
         pytest.skip("no pointwise._torchtensors for torch %s here"
                     % torch.__version__)
-    table = _native._check_torch_tensors(module, torch)
+    table = _native._check_torch_tensors(module, _runtime.load_runtime(),
+                                         torch)
     assert table is not None and table[module.probe(b)[2]] is torch.float32
 
     def run_both(*args, **outputs):
