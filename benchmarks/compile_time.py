@@ -258,7 +258,7 @@ def pw_compile_stages(tool, path, fmt, chip):
 
 
 HOST_ROWS = {"translation to LLVM IR", "family entries", "host optimization",
-             "host object", "parse", "family variants"}
+             "host object", "object link", "parse", "family variants"}
 
 
 def pw_compile_table(args, tool):

@@ -10,9 +10,10 @@
  * linker or toolkit, e.g. the Python package through ctypes, gets a
  * `pwFamily` table to call `pwFamilyLaunch` on (Pointwise/Runtime/Runtime.h).
  *
- * A compiled library can be saved (its host code as a relocatable object,
- * with the GPU binaries embedded) and loaded again without compiling
- * anything: loading links the object. The on-disk cache of the Python
+ * A compiled library can be saved (its host code as relocatable objects, one
+ * per part of the variants that lowered together and one for the family
+ * tables, with the GPU binaries embedded) and loaded again without compiling
+ * anything: loading links the objects. The on-disk cache of the Python
  * package is made of such files.
  *
  * Every function that can fail returns a pwStatus and leaves a message for
@@ -72,7 +73,7 @@ PWC_API pwStatus pwcCompile(const char *source, size_t length,
  * rename, so concurrent writers never leave a torn file). */
 PWC_API pwStatus pwcSave(const pwcLibrary *library, const char *path);
 
-/* Loads a file written by pwcSave: links its object, compiling nothing. A
+/* Loads a file written by pwcSave: links its objects, compiling nothing. A
  * file from another compiler version, compiled for another host CPU, or not
  * a saved library, is an error (PW_ERROR_INVALID_VALUE). */
 PWC_API pwStatus pwcLoad(const char *path, pwcLibrary **library);

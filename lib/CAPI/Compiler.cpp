@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// pwcCompile parses MLIR text, runs the family compiler (compileFamilies),
-// compiles the host module to an object and hands it to a HostJit;
-// pwcSave/pwcLoad keep that object behind a header naming the compiler
+// pwcCompile parses MLIR text, runs the family compiler
+// (compileFamiliesToObjects: the host code of each lowered part compiled to
+// an object on the thread that lowered it, then the family tables') and
+// hands the objects to a HostJit; pwcSave/pwcLoad keep them behind a
+// header naming the compiler
 // version, so that loading a saved library compiles nothing; pwcAddVariants
 // and pwcLoadVariants fill a library's missing variants with those of
 // another, compiled or saved.
@@ -26,6 +28,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -41,8 +44,9 @@ using namespace pointwise;
 
 struct pwcLibrary {
   std::unique_ptr<capi::HostJit> jit;
-  /// The host code as a relocatable object, for pwcSave.
-  std::string object;
+  /// The host code as relocatable objects (one per lowered part, then the
+  /// family tables), for pwcSave.
+  std::vector<std::string> objects;
   /// Libraries whose variants pwcAddVariants stored in this one's tables:
   /// their code must live as long as these tables.
   std::mutex donorsMutex;
@@ -52,8 +56,9 @@ struct pwcLibrary {
 namespace {
 
 /// A saved library: the magic, the compiler version, a NUL, the host target
-/// (getHostTargetName), a NUL, the object.
-constexpr llvm::StringLiteral kSavedMagic("pointwise-host-object\n");
+/// (getHostTargetName), a NUL, then each object: its size in bytes (8 bytes,
+/// little-endian) and its bytes.
+constexpr llvm::StringLiteral kSavedMagic("pointwise-host-objects\n");
 
 thread_local std::string lastError;
 
@@ -108,21 +113,21 @@ void printLocation(llvm::raw_ostream &os, mlir::Location location) {
   os << location;
 }
 
-/// Creates the library from the object of its host code.
-pwStatus finishLibrary(std::string object, pwcLibrary **result) {
+/// Creates the library from the objects of its host code.
+pwStatus finishLibrary(std::vector<std::string> objects, pwcLibrary **result) {
   std::string error;
   auto library = std::make_unique<pwcLibrary>();
-  library->object = std::move(object);
-  library->jit = capi::HostJit::create(library->object, error);
+  library->objects = std::move(objects);
+  library->jit = capi::HostJit::create(library->objects, error);
   if (!library->jit)
     return fail(PW_ERROR_INVALID_VALUE, "loading host code: " + error);
   *result = library.release();
   return PW_SUCCESS;
 }
 
-/// The object of the library saved at `path` (pwcSave's format), checked
+/// The objects of the library saved at `path` (pwcSave's format), checked
 /// to come from this compiler version and for this host.
-pwStatus readSavedObject(const char *path, std::string &object) {
+pwStatus readSavedObjects(const char *path, std::vector<std::string> &objects) {
   capi::initializeHostTarget();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path);
@@ -143,7 +148,17 @@ pwStatus readSavedObject(const char *path, std::string &object) {
     return fail(PW_ERROR_INVALID_VALUE,
                 llvm::Twine(path) + " holds machine code for " + target +
                     ", not for this host (" + capi::getHostTargetName() + ")");
-  object = code.str();
+  objects.clear();
+  while (!code.empty()) {
+    uint64_t size = 0;
+    if (code.size() < 8 || (size = llvm::support::endian::read64le(code.data()),
+                            code = code.drop_front(8), size > code.size()))
+      return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " is truncated");
+    objects.push_back(code.take_front(size).str());
+    code = code.drop_front(size);
+  }
+  if (objects.empty())
+    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " holds no object");
   return PW_SUCCESS;
 }
 
@@ -245,16 +260,25 @@ pwStatus pwcCompile(const char *source, size_t length, const char *options,
 
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
   std::vector<FamilySpec> families;
-  std::unique_ptr<llvm::Module> host = compileFamilies(
-      *module, *llvmContext, familyOptions, families, /*progress=*/nullptr);
-  if (!host)
+  std::vector<std::string> objects;
+  // Each lowered part's host code compiles on the thread that lowered it.
+  auto emit = [](llvm::Module &part, size_t index, mlir::TimingScope *,
+                 std::string &object, std::string &error) {
+    return capi::compileHostObject(part, index, object, error);
+  };
+  std::unique_ptr<llvm::Module> tables = compileFamiliesToObjects(
+      *module, *llvmContext, familyOptions, families, /*progress=*/nullptr,
+      /*timing=*/nullptr, /*inspectLowered=*/nullptr, emit, objects);
+  if (!tables)
     return fail(PW_ERROR_INVALID_VALUE,
                 "compiling the kernel families failed:\n" + diagnostics);
 
-  std::string error, object;
-  if (!capi::compileHostObject(*host, object, error))
+  std::string error;
+  objects.emplace_back();
+  if (!capi::compileHostObject(*tables, objects.size() - 1, objects.back(),
+                               error))
     return fail(PW_ERROR_INVALID_VALUE, "compiling host code: " + error);
-  return finishLibrary(std::move(object), library);
+  return finishLibrary(std::move(objects), library);
 }
 
 pwStatus pwcSave(const pwcLibrary *library, const char *path) {
@@ -272,7 +296,12 @@ pwStatus pwcSave(const pwcLibrary *library, const char *path) {
   {
     llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
     stream << kSavedMagic << getVersion() << '\0' << capi::getHostTargetName()
-           << '\0' << library->object;
+           << '\0';
+    for (const std::string &object : library->objects) {
+      char size[8];
+      llvm::support::endian::write64le(size, object.size());
+      stream.write(size, sizeof(size)) << object;
+    }
     stream.close();
     if (stream.has_error()) {
       std::string message = stream.error().message();
@@ -294,10 +323,10 @@ pwStatus pwcLoad(const char *path, pwcLibrary **library) {
   if (!library || !path)
     return fail(PW_ERROR_INVALID_VALUE, "pwcLoad: null argument");
   *library = nullptr;
-  std::string object;
-  if (pwStatus status = readSavedObject(path, object))
+  std::vector<std::string> objects;
+  if (pwStatus status = readSavedObjects(path, objects))
     return status;
-  return finishLibrary(std::move(object), library);
+  return finishLibrary(std::move(objects), library);
 }
 
 const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name) {
@@ -342,12 +371,12 @@ pwStatus pwcLoadVariants(pwcLibrary *library, const char *name,
   const pwFamily *into = pwcGetFamily(library, name);
   if (!into)
     return PW_ERROR_NOT_FOUND;
-  std::string object;
-  if (pwStatus status = readSavedObject(path, object))
+  std::vector<std::string> objects;
+  if (pwStatus status = readSavedObjects(path, objects))
     return status;
   std::lock_guard<std::mutex> lock(library->donorsMutex);
   std::string error;
-  llvm::orc::JITDylib *dylib = library->jit->addObject(object, error);
+  llvm::orc::JITDylib *dylib = library->jit->addObjects(objects, error);
   if (!dylib)
     return fail(PW_ERROR_INVALID_VALUE,
                 llvm::Twine("loading ") + path + ": " + error);
@@ -358,7 +387,7 @@ pwStatus pwcLoadVariants(pwcLibrary *library, const char *name,
            : fail(PW_ERROR_NOT_FOUND,
                   llvm::Twine(path) + " has no family named '" + name + "'");
   if (status != PW_SUCCESS) {
-    library->jit->removeObject(dylib);
+    library->jit->removeObjects(dylib);
     return fail(status, llvm::Twine("pwcLoadVariants: ") + lastError);
   }
   return PW_SUCCESS;

@@ -35,10 +35,15 @@ void pointwise::capi::initializeHostTarget() {
 
 namespace {
 
-/// The functions that run the object's constructors and destructors. Family
-/// entry points never start with "__" (checkEntryName).
-constexpr const char *kInitFunction = "__pwc_library_init";
-constexpr const char *kFiniFunction = "__pwc_library_fini";
+/// The functions that run the constructors and destructors of a library's
+/// object `index`. Family entry points never start with "__"
+/// (checkEntryName).
+std::string getInitFunction(size_t index) {
+  return "__pwc_library_init_" + std::to_string(index);
+}
+std::string getFiniFunction(size_t index) {
+  return "__pwc_library_fini_" + std::to_string(index);
+}
 
 /// Replaces `module`'s llvm.global_ctors (or _dtors) by the function `name`
 /// calling them by priority (destructors in the reverse order), so that the
@@ -83,7 +88,7 @@ const std::string &pointwise::capi::getHostTargetName() {
   return name;
 }
 
-bool pointwise::capi::compileHostObject(llvm::Module &module,
+bool pointwise::capi::compileHostObject(llvm::Module &module, size_t index,
                                         std::string &object,
                                         std::string &error) {
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -99,8 +104,8 @@ bool pointwise::capi::compileHostObject(llvm::Module &module,
     error = llvm::toString(machine.takeError());
     return false;
   }
-  gatherInitializers(module, /*constructors=*/true, kInitFunction);
-  gatherInitializers(module, /*constructors=*/false, kFiniFunction);
+  gatherInitializers(module, /*constructors=*/true, getInitFunction(index));
+  gatherInitializers(module, /*constructors=*/false, getFiniFunction(index));
   module.setTargetTriple((*machine)->getTargetTriple());
   module.setDataLayout((*machine)->createDataLayout());
   auto optimize = mlir::makeOptimizingTransformer(2, 0, machine->get());
@@ -121,7 +126,7 @@ bool pointwise::capi::compileHostObject(llvm::Module &module,
   return true;
 }
 
-std::unique_ptr<HostJit> HostJit::create(llvm::StringRef object,
+std::unique_ptr<HostJit> HostJit::create(llvm::ArrayRef<std::string> objects,
                                          std::string &error) {
   auto built = llvm::orc::LLJITBuilder().create();
   if (!built) {
@@ -165,30 +170,55 @@ std::unique_ptr<HostJit> HostJit::create(llvm::StringRef object,
   }
   dylib.addGenerator(std::move(*process));
 
-  // The linker may keep pointers into the buffer: it gets its own copy.
-  if (llvm::Error err = jit.addObjectFile(
-          llvm::MemoryBuffer::getMemBufferCopy(object, "pointwise-host.o"))) {
-    error = llvm::toString(std::move(err));
+  if (!result->link(dylib, objects, error))
     return nullptr;
-  }
-  void *init = result->lookup(kInitFunction, error);
-  if (!init)
-    return nullptr;
-  reinterpret_cast<void (*)()>(init)();
   return result;
 }
 
-HostJit::~HostJit() {
-  std::string error;
-  for (llvm::orc::JITDylib *dylib : llvm::reverse(added))
-    if (void *fini = lookup(*dylib, kFiniFunction, error))
-      reinterpret_cast<void (*)()>(fini)();
-  if (void *fini = jit ? lookup(kFiniFunction, error) : nullptr)
-    reinterpret_cast<void (*)()>(fini)();
+bool HostJit::link(llvm::orc::JITDylib &dylib,
+                   llvm::ArrayRef<std::string> objects, std::string &error) {
+  // The linker may keep pointers into the buffers: it gets its own copies.
+  for (const std::string &object : objects)
+    if (llvm::Error err = jit->addObjectFile(
+            dylib,
+            llvm::MemoryBuffer::getMemBufferCopy(object, "pointwise-host.o"))) {
+      error = llvm::toString(std::move(err));
+      return false;
+    }
+  for (size_t index = 0; index < objects.size(); ++index) {
+    void *init = lookup(dylib, getInitFunction(index), error);
+    if (!init) {
+      // The destructors of the objects already initialized still run.
+      objectCounts.emplace_back(&dylib, index);
+      return false;
+    }
+    reinterpret_cast<void (*)()>(init)();
+  }
+  objectCounts.emplace_back(&dylib, objects.size());
+  return true;
 }
 
-llvm::orc::JITDylib *HostJit::addObject(llvm::StringRef object,
-                                        std::string &error) {
+void HostJit::finish(llvm::orc::JITDylib &dylib) {
+  auto count = llvm::find_if(
+      objectCounts, [&](const auto &entry) { return entry.first == &dylib; });
+  if (count == objectCounts.end())
+    return;
+  std::string error;
+  for (size_t index = count->second; index-- > 0;)
+    if (void *fini = lookup(dylib, getFiniFunction(index), error))
+      reinterpret_cast<void (*)()>(fini)();
+  objectCounts.erase(count);
+}
+
+HostJit::~HostJit() {
+  for (llvm::orc::JITDylib *dylib : llvm::reverse(added))
+    finish(*dylib);
+  if (jit)
+    finish(jit->getMainJITDylib());
+}
+
+llvm::orc::JITDylib *HostJit::addObjects(llvm::ArrayRef<std::string> objects,
+                                         std::string &error) {
   auto dylib =
       jit->createJITDylib("pointwise-host-" + std::to_string(added.size()));
   if (!dylib) {
@@ -202,27 +232,17 @@ llvm::orc::JITDylib *HostJit::addObject(llvm::StringRef object,
   auto remove = [&] {
     llvm::consumeError(jit->getExecutionSession().removeJITDylib(*dylib));
   };
-  if (llvm::Error err = jit->addObjectFile(
-          *dylib,
-          llvm::MemoryBuffer::getMemBufferCopy(object, "pointwise-host.o"))) {
-    error = llvm::toString(std::move(err));
+  if (!link(*dylib, objects, error)) {
+    finish(*dylib);
     remove();
     return nullptr;
   }
-  void *init = lookup(*dylib, kInitFunction, error);
-  if (!init) {
-    remove();
-    return nullptr;
-  }
-  reinterpret_cast<void (*)()>(init)();
   added.push_back(&*dylib);
   return &*dylib;
 }
 
-void HostJit::removeObject(llvm::orc::JITDylib *dylib) {
-  std::string error;
-  if (void *fini = lookup(*dylib, kFiniFunction, error))
-    reinterpret_cast<void (*)()>(fini)();
+void HostJit::removeObjects(llvm::orc::JITDylib *dylib) {
+  finish(*dylib);
   llvm::erase(added, dylib);
   llvm::consumeError(jit->getExecutionSession().removeJITDylib(*dylib));
 }

@@ -18,6 +18,7 @@
 #ifndef POINTWISE_LIB_CAPI_HOSTJIT_H
 #define POINTWISE_LIB_CAPI_HOSTJIT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -43,27 +44,31 @@ void initializeHostTarget();
 const std::string &getHostTargetName();
 
 /// Optimizes `module` (O2, for the host) and compiles it to a relocatable
-/// object for HostJit::create, its constructors and destructors gathered
-/// into the functions that HostJit calls; false with `error` set on failure.
-bool compileHostObject(llvm::Module &module, std::string &object,
+/// object for HostJit::create, the object `index` of its library, its
+/// constructors and destructors gathered into the functions that HostJit
+/// calls for that index; false with `error` set on failure. Safe to call
+/// on several threads at once.
+bool compileHostObject(llvm::Module &module, size_t index, std::string &object,
                        std::string &error);
 
 class HostJit {
 public:
-  /// Links `object` (from compileHostObject) and runs its constructors; null
-  /// with `error` set on failure.
-  static std::unique_ptr<HostJit> create(llvm::StringRef object,
+  /// Links `objects` (from compileHostObject, in their order) and runs their
+  /// constructors; null with `error` set on failure.
+  static std::unique_ptr<HostJit> create(llvm::ArrayRef<std::string> objects,
                                          std::string &error);
   ~HostJit();
 
-  /// Links another `object` (from compileHostObject) in a JITDylib of its
-  /// own, whose symbols resolve in it first and then as the first object's
-  /// do, and runs its constructors: a library's variants that arrive later
-  /// cost no JIT of their own. Null with `error` set on failure.
-  llvm::orc::JITDylib *addObject(llvm::StringRef object, std::string &error);
+  /// Links the `objects` of another library (from compileHostObject) in a
+  /// JITDylib of their own, whose symbols resolve in it first and then as
+  /// the first library's do, and runs their constructors: a library's
+  /// variants that arrive later cost no JIT of their own. Null with `error`
+  /// set on failure.
+  llvm::orc::JITDylib *addObjects(llvm::ArrayRef<std::string> objects,
+                                  std::string &error);
 
-  /// Runs the destructors of an object addObject added and removes it.
-  void removeObject(llvm::orc::JITDylib *dylib);
+  /// Runs the destructors of the objects addObjects added and removes them.
+  void removeObjects(llvm::orc::JITDylib *dylib);
 
   /// The address of `symbol` (of the first object, or of `dylib`), or null
   /// with `error` set.
@@ -73,8 +78,16 @@ public:
 
 private:
   HostJit() = default;
+  /// Links `objects` into `dylib` and runs their constructors.
+  bool link(llvm::orc::JITDylib &dylib, llvm::ArrayRef<std::string> objects,
+            std::string &error);
+  /// Runs the destructors of the objects of `dylib`, last object first.
+  void finish(llvm::orc::JITDylib &dylib);
+
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  /// What addObject added, whose destructors run first, last added first.
+  /// The number of objects in each JITDylib.
+  std::vector<std::pair<llvm::orc::JITDylib *, size_t>> objectCounts;
+  /// What addObjects added, whose destructors run first, last added first.
   std::vector<llvm::orc::JITDylib *> added;
 };
 

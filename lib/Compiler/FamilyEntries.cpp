@@ -41,10 +41,16 @@ llvm::Value *loadField(llvm::IRBuilder<> &builder, llvm::Type *type,
   return builder.CreateAlignedLoad(type, address, llvm::Align(8));
 }
 
+/// The name of a variant's packed entry.
+std::string getPackedEntryName(const FamilyVariant &variant) {
+  return variant.function + "_entry";
+}
+
 /// `void <variant>_entry(ptr args)`: unpacks args and calls the variant.
+/// Internal, or hidden where `shared` (the tables are in another object).
 llvm::Function *createPackedEntry(llvm::Module &module,
                                   const FamilySpec &family,
-                                  const FamilyVariant &variant,
+                                  const FamilyVariant &variant, bool shared,
                                   std::string &error) {
   llvm::Function *callee = module.getFunction(variant.function);
   if (!callee) {
@@ -55,8 +61,13 @@ llvm::Function *createPackedEntry(llvm::Module &module,
   llvm::Type *pointer = llvm::PointerType::getUnqual(context);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
                                        {pointer}, /*isVarArg=*/false);
-  auto *entry = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                                       variant.function + "_entry", module);
+  auto *entry =
+      llvm::Function::Create(type,
+                             shared ? llvm::GlobalValue::ExternalLinkage
+                                    : llvm::GlobalValue::InternalLinkage,
+                             getPackedEntryName(variant), module);
+  if (shared)
+    entry->setVisibility(llvm::GlobalValue::HiddenVisibility);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", entry));
   llvm::Value *args = entry->getArg(0);
   llvm::SmallVector<llvm::Value *> operands;
@@ -345,9 +356,26 @@ bool createCEntry(llvm::Module &module, const FamilySpec &family,
 } // namespace
 
 mlir::LogicalResult
+pointwise::addPackedEntries(llvm::Module &module,
+                            llvm::ArrayRef<FamilySpec> families,
+                            std::string &error) {
+  for (const FamilySpec &family : families)
+    for (const FamilyVariant &variant : family.variants)
+      if (variant.compiled && module.getFunction(variant.function) &&
+          !module.getFunction(variant.function)->isDeclaration() &&
+          !createPackedEntry(module, family, variant, /*shared=*/true, error))
+        return mlir::failure();
+  return mlir::success();
+}
+
+mlir::LogicalResult
 pointwise::addFamilyEntries(llvm::Module &module,
                             llvm::ArrayRef<FamilySpec> families,
                             std::string &error) {
+  llvm::LLVMContext &context = module.getContext();
+  auto *entryType = llvm::FunctionType::get(
+      llvm::Type::getVoidTy(context), {llvm::PointerType::getUnqual(context)},
+      /*isVarArg=*/false);
   for (const FamilySpec &family : families) {
     // Null for the variants not compiled (FamilyOptions::variants).
     llvm::SmallVector<llvm::Function *> entries;
@@ -356,7 +384,17 @@ pointwise::addFamilyEntries(llvm::Module &module,
         entries.push_back(nullptr);
         continue;
       }
-      llvm::Function *entry = createPackedEntry(module, family, variant, error);
+      // A packed entry that addPackedEntries made in another module is
+      // declared here: the objects are linked together.
+      if (!module.getFunction(variant.function)) {
+        entries.push_back(llvm::Function::Create(
+            entryType, llvm::GlobalValue::ExternalLinkage,
+            getPackedEntryName(variant), module));
+        entries.back()->setVisibility(llvm::GlobalValue::HiddenVisibility);
+        continue;
+      }
+      llvm::Function *entry =
+          createPackedEntry(module, family, variant, /*shared=*/false, error);
       if (!entry)
         return mlir::failure();
       entries.push_back(entry);
@@ -418,25 +456,25 @@ void pointwise::addFamilyIndex(llvm::Module &module,
   builder.CreateRet(start);
 }
 
-std::unique_ptr<llvm::Module> pointwise::compileFamilies(
-    mlir::ModuleOp module, llvm::LLVMContext &context,
-    const FamilyOptions &options, std::vector<FamilySpec> &families,
-    const std::function<void(llvm::StringRef)> &progress,
-    mlir::TimingScope *timing,
-    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered) {
+namespace {
+
+/// Step 1 of compileFamilies and its checks and progress line.
+mlir::LogicalResult
+buildAndAnnounce(mlir::ModuleOp module, const FamilyOptions &options,
+                 std::vector<FamilySpec> &families,
+                 const std::function<void(llvm::StringRef)> &progress,
+                 mlir::TimingScope *timing) {
   auto report = [&](const llvm::Twine &line) {
     if (progress)
       progress(line.str());
   };
-  auto time = [&](llvm::StringRef step) {
-    return timing ? timing->nest(step) : mlir::TimingScope();
-  };
-  mlir::TimingScope variantsTime = time("family variants");
+  mlir::TimingScope variantsTime =
+      timing ? timing->nest("family variants") : mlir::TimingScope();
   mlir::FailureOr<std::vector<FamilySpec>> built =
       buildFamilyVariants(module, options);
   variantsTime.stop();
   if (mlir::failed(built))
-    return nullptr;
+    return mlir::failure();
   families = std::move(*built);
   // Checked again with the entries, but reported here at the function, before
   // the lowering's minutes for a GPU target.
@@ -447,7 +485,7 @@ std::unique_ptr<llvm::Module> pointwise::compileFamilies(
     auto variant =
         module.lookupSymbol<mlir::func::FuncOp>(family.variants[0].function);
     mlir::emitError(variant ? variant.getLoc() : module.getLoc()) << error;
-    return nullptr;
+    return mlir::failure();
   }
   size_t variants = 0;
   for (const FamilySpec &family : families)
@@ -460,15 +498,73 @@ std::unique_ptr<llvm::Module> pointwise::compileFamilies(
               ? std::string("host code")
               : "GPU code for " + options.chip) +
          " ...");
-  std::unique_ptr<llvm::Module> translated = lowerAndTranslateFamilies(
-      module, context, options, families, timing, inspectLowered);
-  if (!translated)
-    return nullptr;
-  mlir::TimingScope entriesTime = time("family entries");
+  return mlir::success();
+}
+
+/// Step 3 on `translated`, reported at `module` on failure.
+std::unique_ptr<llvm::Module>
+finishEntries(mlir::ModuleOp module, std::unique_ptr<llvm::Module> translated,
+              llvm::ArrayRef<FamilySpec> families, mlir::TimingScope *timing) {
+  mlir::TimingScope entriesTime =
+      timing ? timing->nest("family entries") : mlir::TimingScope();
   std::string error;
   if (mlir::failed(addFamilyEntries(*translated, families, error))) {
     module.emitError() << "pw-compile: " << error;
     return nullptr;
   }
   return translated;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> pointwise::compileFamilies(
+    mlir::ModuleOp module, llvm::LLVMContext &context,
+    const FamilyOptions &options, std::vector<FamilySpec> &families,
+    const std::function<void(llvm::StringRef)> &progress,
+    mlir::TimingScope *timing,
+    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered) {
+  if (mlir::failed(
+          buildAndAnnounce(module, options, families, progress, timing)))
+    return nullptr;
+  std::unique_ptr<llvm::Module> translated = lowerAndTranslateFamilies(
+      module, context, options, families, timing, inspectLowered);
+  if (!translated)
+    return nullptr;
+  return finishEntries(module, std::move(translated), families, timing);
+}
+
+std::unique_ptr<llvm::Module> pointwise::compileFamiliesToObjects(
+    mlir::ModuleOp module, llvm::LLVMContext &context,
+    const FamilyOptions &options, std::vector<FamilySpec> &families,
+    const std::function<void(llvm::StringRef)> &progress,
+    mlir::TimingScope *timing,
+    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered,
+    const HostObjectEmitter &emit, std::vector<std::string> &objects) {
+  if (mlir::failed(
+          buildAndAnnounce(module, options, families, progress, timing)))
+    return nullptr;
+  // One variant, or one thread, lowers as one part: its host code and the
+  // tables make one module, compiled once by the caller.
+  size_t compiled = 0;
+  for (const FamilySpec &family : families)
+    compiled += llvm::count_if(
+        family.variants, [](const FamilyVariant &v) { return v.compiled; });
+  mlir::MLIRContext *mlirContext = module.getContext();
+  if (compiled <= 1 || !mlirContext->isMultithreadingEnabled() ||
+      mlirContext->getNumThreads() <= 1) {
+    objects.clear();
+    std::unique_ptr<llvm::Module> translated = lowerAndTranslateFamilies(
+        module, context, options, families, timing, inspectLowered);
+    if (!translated)
+      return nullptr;
+    return finishEntries(module, std::move(translated), families, timing);
+  }
+  mlir::FailureOr<std::vector<std::string>> parts = lowerFamiliesToObjects(
+      module, options, families, timing, inspectLowered, emit);
+  if (mlir::failed(parts))
+    return nullptr;
+  objects = std::move(*parts);
+  return finishEntries(module,
+                       std::make_unique<llvm::Module>("pointwise", context),
+                       families, timing);
 }

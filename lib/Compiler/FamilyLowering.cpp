@@ -7,7 +7,8 @@
 // The variants of a family share nothing but their names' prefix: they are
 // lowered (pw-gpu-pipeline down to a gpu.binary, or pw-cpu-pipeline) in a
 // few modules, each holding some of them, on the context's threads, and
-// their translations are linked into one host module. The GPU code of a
+// their translations are linked into one host module, or each compiled to
+// an object of its own on the thread that lowered it. The GPU code of a
 // variant is the same however the variants are grouped: its kernel is
 // compiled on its own, in one binary with the other kernels of its part.
 //
@@ -21,6 +22,9 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+
+#include <map>
+#include <mutex>
 
 using namespace mlir;
 using namespace pointwise;
@@ -74,17 +78,16 @@ splitVariants(ModuleOp module, ArrayRef<FamilySpec> families, size_t count) {
   return parts;
 }
 
-} // namespace
-
-std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
-    ModuleOp module, llvm::LLVMContext &context, const FamilyOptions &options,
-    ArrayRef<FamilySpec> families, TimingScope *timing,
-    const std::function<LogicalResult(ModuleOp)> &inspectLowered) {
+/// Step 2 on `module` in parts (see lowerAndTranslateFamilies), each part
+/// then handed to `lowered` (may be empty) with its index, on the thread
+/// that lowered it. Returns the lowered parts, which `parts` owns when the
+/// module was split (otherwise the one part is `module` itself).
+FailureOr<SmallVector<ModuleOp>>
+lowerParts(ModuleOp module, const FamilyOptions &options,
+           ArrayRef<FamilySpec> families, TimingScope *timing,
+           SmallVector<OwningOpRef<ModuleOp>> &parts,
+           const std::function<LogicalResult(ModuleOp, size_t)> &lowered) {
   MLIRContext *mlirContext = module.getContext();
-  // No variant selected (FamilyOptions::variants): the host module holds the
-  // family tables alone.
-  if (module.getBody()->empty())
-    return std::make_unique<llvm::Module>("pointwise", context);
   // A few variants per part: each part's kernels compile into one binary
   // (pw-merge-gpu-modules), so the fixed costs of a binary (NVPTX's set-up,
   // libdevice, a ptxas and a fatbinary process) are paid per part, while
@@ -92,13 +95,13 @@ std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
   // (docs/Performance.md, row `merged-gpu-modules`).
   size_t threads =
       mlirContext->isMultithreadingEnabled() ? mlirContext->getNumThreads() : 1;
-  SmallVector<OwningOpRef<ModuleOp>> parts =
-      splitVariants(module, families, threads == 1 ? 1 : 2 * threads);
-  SmallVector<ModuleOp> lowered;
+  parts = splitVariants(module, families, threads == 1 ? 1 : 2 * threads);
+  SmallVector<ModuleOp> result;
   if (parts.empty()) {
-    if (failed(lowerFamilies(module, options, timing)))
-      return nullptr;
-    lowered.push_back(module);
+    if (failed(lowerFamilies(module, options, timing)) ||
+        (lowered && failed(lowered(module, 0))))
+      return failure();
+    result.push_back(module);
   } else {
     // Each run's PassManager appends its passes' dependent dialects and
     // dialect extensions (convert-to-llvm's, for one) to the context's
@@ -115,18 +118,39 @@ std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
     }
     mlirContext->loadAllAvailableDialects();
     for (OwningOpRef<ModuleOp> &part : parts)
-      lowered.push_back(*part);
-    if (failed(
-            failableParallelForEach(mlirContext, lowered, [&](ModuleOp part) {
-              return lowerFamilies(part, options, timing);
+      result.push_back(*part);
+    if (failed(failableParallelForEachN(
+            mlirContext, 0, result.size(), [&](size_t index) {
+              ModuleOp part = result[index];
+              if (failed(lowerFamilies(part, options, timing)))
+                return failure();
+              return lowered ? lowered(part, index) : success();
             })))
-      return nullptr;
+      return failure();
   }
+  return result;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
+    ModuleOp module, llvm::LLVMContext &context, const FamilyOptions &options,
+    ArrayRef<FamilySpec> families, TimingScope *timing,
+    const std::function<LogicalResult(ModuleOp)> &inspectLowered) {
+  // No variant selected (FamilyOptions::variants): the host module holds the
+  // family tables alone.
+  if (module.getBody()->empty())
+    return std::make_unique<llvm::Module>("pointwise", context);
+  SmallVector<OwningOpRef<ModuleOp>> parts;
+  FailureOr<SmallVector<ModuleOp>> lowered =
+      lowerParts(module, options, families, timing, parts, nullptr);
+  if (failed(lowered))
+    return nullptr;
 
   TimingScope translateTime =
       timing ? timing->nest("translation to LLVM IR") : TimingScope();
   std::unique_ptr<llvm::Module> host;
-  for (ModuleOp part : lowered) {
+  for (ModuleOp part : *lowered) {
     if (inspectLowered && failed(inspectLowered(part)))
       return nullptr;
     std::unique_ptr<llvm::Module> translated =
@@ -145,4 +169,49 @@ std::unique_ptr<llvm::Module> pointwise::lowerAndTranslateFamilies(
     }
   }
   return host;
+}
+
+FailureOr<std::vector<std::string>> pointwise::lowerFamiliesToObjects(
+    ModuleOp module, const FamilyOptions &options,
+    ArrayRef<FamilySpec> families, TimingScope *timing,
+    const std::function<LogicalResult(ModuleOp)> &inspectLowered,
+    const HostObjectEmitter &emit) {
+  std::vector<std::string> objects;
+  if (module.getBody()->empty())
+    return objects;
+  SmallVector<OwningOpRef<ModuleOp>> parts;
+  // Each part's object, emitted on the thread that lowered it: its host
+  // code is optimized and compiled there, beside the other parts' GPU code
+  // rather than after all of it (docs/Performance.md, row
+  // `parallel-host-objects`).
+  std::mutex emittedMutex;
+  std::map<size_t, std::string> emitted;
+  FailureOr<SmallVector<ModuleOp>> lowered = lowerParts(
+      module, options, families, timing, parts,
+      [&](ModuleOp part, size_t index) -> LogicalResult {
+        TimingScope translateTime =
+            timing ? timing->nest("translation to LLVM IR") : TimingScope();
+        llvm::LLVMContext context;
+        std::unique_ptr<llvm::Module> translated =
+            translateModuleToLLVMIR(part, context);
+        translateTime.stop();
+        if (!translated)
+          return part.emitError("translation to LLVM IR failed");
+        std::string error, object;
+        if (failed(addPackedEntries(*translated, families, error)) ||
+            !emit(*translated, index, timing, object, error))
+          return part.emitError("compiling host code: ") << error;
+        std::lock_guard<std::mutex> lock(emittedMutex);
+        emitted[index] = std::move(object);
+        return success();
+      });
+  if (failed(lowered))
+    return failure();
+  if (inspectLowered)
+    for (ModuleOp part : *lowered)
+      if (failed(inspectLowered(part)))
+        return failure();
+  for (auto &[index, object] : emitted)
+    objects.push_back(std::move(object));
+  return objects;
 }

@@ -50,7 +50,7 @@ COMPILER_NAME = "libPointwiseC.so"
 
 # Joins the disk cache's keys: files of an older layout (bitcode, or without
 # the hash beside them) are never looked at.
-_CACHE_FORMAT = "pwlib+sha256+abi2+object"
+_CACHE_FORMAT = "pwlib+sha256+abi2+objects"
 
 _compiler = None
 _compiler_lock = threading.Lock()

@@ -27,12 +27,14 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -193,29 +195,75 @@ std::string findRuntimeDir(const char *argv0) {
   return std::string(dir);
 }
 
-int linkSharedLibrary(llvm::StringRef object, llvm::StringRef output,
-                      const std::string &runtime) {
+/// Optimizes `module` (O2) for the target of `machine`.
+bool optimizeHostModule(llvm::Module &module, llvm::TargetMachine &machine,
+                        TimingScope *timing, std::string &error) {
+  TimingScope hostTime =
+      timing ? timing->nest("host optimization") : TimingScope();
+  module.setTargetTriple(machine.getTargetTriple());
+  module.setDataLayout(machine.createDataLayout());
+  auto optimize = makeOptimizingTransformer(2, 0, &machine);
+  if (llvm::Error err = optimize(&module)) {
+    error = "optimizing host code: " + llvm::toString(std::move(err));
+    return false;
+  }
+  return true;
+}
+
+/// The HostObjectEmitter of pw-compile: O2, then a relocatable object for
+/// the host, with a target machine of the calling thread's own.
+bool emitHostObject(llvm::Module &module, size_t, TimingScope *timing,
+                    std::string &object, std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);
+  if (!machine) {
+    error = "no host target: " + error;
+    return false;
+  }
+  if (!optimizeHostModule(module, *machine, timing, error))
+    return false;
+  TimingScope objectTime = timing ? timing->nest("host object") : TimingScope();
+  llvm::SmallString<0> emitted;
+  llvm::raw_svector_ostream stream(emitted);
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, stream, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    error = "the host target cannot emit object files";
+    return false;
+  }
+  passes.run(module);
+  object.assign(emitted.begin(), emitted.end());
+  return true;
+}
+
+/// Links `objects` with the C/C++ compiler driver: into a shared library
+/// against the runtime in `runtime`, or (`runtime` empty) into one
+/// relocatable object.
+int linkObjects(llvm::ArrayRef<std::string> objects, llvm::StringRef output,
+                const std::string &runtime) {
   llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("c++");
   if (!linker)
     linker = llvm::sys::findProgramByName("cc");
   if (!linker)
-    return fail("no C/C++ compiler driver (c++ or cc) in PATH to link a "
-                "shared library; write a .o instead");
-  llvm::SmallString<256> library(runtime);
-  llvm::sys::path::append(library, "libPointwiseRuntime.so");
-  if (!llvm::sys::fs::exists(library))
-    return fail("cannot find " + library +
-                " (build the PointwiseRuntime target or pass --runtime-dir)");
+    return fail("no C/C++ compiler driver (c++ or cc) in PATH to link " +
+                output);
   std::string rpath = "-Wl,-rpath,$ORIGIN";
   std::string libraryDir = "-L" + runtime;
-  llvm::SmallVector<llvm::StringRef> args = {*linker,
-                                             "-shared",
-                                             "-o",
-                                             output,
-                                             object,
-                                             libraryDir,
-                                             "-lPointwiseRuntime",
-                                             rpath};
+  llvm::SmallVector<llvm::StringRef> args = {*linker};
+  if (runtime.empty()) {
+    args.append({"-r", "-nostdlib"});
+  } else {
+    llvm::SmallString<256> library(runtime);
+    llvm::sys::path::append(library, "libPointwiseRuntime.so");
+    if (!llvm::sys::fs::exists(library))
+      return fail("cannot find " + library +
+                  " (build the PointwiseRuntime target or pass --runtime-dir)");
+    args.push_back("-shared");
+  }
+  args.append({"-o", output});
+  for (const std::string &object : objects)
+    args.push_back(object);
+  if (!runtime.empty())
+    args.append({libraryDir, "-lPointwiseRuntime", rpath});
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, {}, 0, 0,
                                          &message);
@@ -306,26 +354,22 @@ int main(int argc, char **argv) {
     if (!quiet)
       llvm::errs() << line << "\n";
   };
-  std::unique_ptr<llvm::Module> host = compileFamilies(
-      *module, llvmContext, options, families, progress, &timing,
-      gpuBinariesDir.empty() ? std::function<LogicalResult(ModuleOp)>()
-                             : writeGpuBinaries);
-  if (!host)
-    return 1;
-  addFamilyIndex(*host, families);
-
-  TimingScope hostTime = timing.nest("host optimization");
-  std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);
-  if (!machine)
-    return fail("no host target: " + error);
-  host->setTargetTriple(machine->getTargetTriple());
-  host->setDataLayout(machine->createDataLayout());
-  auto optimize = makeOptimizingTransformer(2, 0, machine.get());
-  if (llvm::Error err = optimize(host.get()))
-    return fail("optimizing host code: " + llvm::toString(std::move(err)));
-  hostTime.stop();
+  std::function<LogicalResult(ModuleOp)> inspect;
+  if (!gpuBinariesDir.empty())
+    inspect = writeGpuBinaries;
 
   if (extension == ".ll") {
+    std::unique_ptr<llvm::Module> host = compileFamilies(
+        *module, llvmContext, options, families, progress, &timing, inspect);
+    if (!host)
+      return 1;
+    addFamilyIndex(*host, families);
+    std::unique_ptr<llvm::TargetMachine> machine =
+        createHostTargetMachine(error);
+    if (!machine)
+      return fail("no host target: " + error);
+    if (!optimizeHostModule(*host, *machine, &timing, error))
+      return fail(error);
     auto output = openOutputFile(outputFilename, &error);
     if (!output)
       return fail(error);
@@ -333,35 +377,71 @@ int main(int argc, char **argv) {
     return finishOutput(*output, outputFilename);
   }
 
-  llvm::SmallString<256> object(outputFilename);
-  if (extension == ".so") {
+  // Each lowered part's host code is optimized and compiled on the thread
+  // that lowered it; the family tables and the index come last.
+  std::vector<std::string> objects;
+  std::unique_ptr<llvm::Module> tables = compileFamiliesToObjects(
+      *module, llvmContext, options, families, progress, &timing, inspect,
+      emitHostObject, objects);
+  if (!tables)
+    return 1;
+  addFamilyIndex(*tables, families);
+  objects.emplace_back();
+  if (!emitHostObject(*tables, objects.size() - 1, &timing, objects.back(),
+                      error))
+    return fail(error);
+
+  // The objects in temporary files, linked into the output.
+  std::vector<std::string> files;
+  auto removeFiles = llvm::make_scope_exit([&] {
+    for (const std::string &file : files)
+      llvm::sys::fs::remove(file);
+  });
+  for (const std::string &object : objects) {
+    llvm::SmallString<256> file;
     int fd;
     if (std::error_code ec =
-            llvm::sys::fs::createTemporaryFile("pw-compile", "o", fd, object))
+            llvm::sys::fs::createTemporaryFile("pw-compile", "o", fd, file))
       return fail("cannot create a temporary object file: " + ec.message());
-    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    files.push_back(std::string(file));
+    llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
+    stream << object;
+    stream.close();
+    if (stream.has_error()) {
+      std::string message = stream.error().message();
+      stream.clear_error();
+      return fail("cannot write " + file + ": " + message);
+    }
   }
-  {
-    TimingScope objectTime = timing.nest("host object");
-    auto output = openOutputFile(object, &error);
-    if (!output)
-      return fail(error);
-    llvm::legacy::PassManager passes;
-    if (machine->addPassesToEmitFile(passes, output->os(), nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return fail("the host target cannot emit object files");
-    passes.run(*host);
-    if (int status = finishOutput(*output, object))
+  if (extension == ".so") {
+    TimingScope linkTime = timing.nest("shared library link");
+    if (int status =
+            linkObjects(files, outputFilename, findRuntimeDir(argv[0])))
       return status;
-  }
-  if (extension == ".o")
+    if (!quiet)
+      llvm::errs() << "pw-compile: wrote " << outputFilename << "\n";
     return 0;
-  TimingScope linkTime = timing.nest("shared library link");
-  int status =
-      linkSharedLibrary(object, outputFilename, findRuntimeDir(argv[0]));
+  }
+  // One relocatable object, linked in a temporary file and then written
+  // out, so that a write error names the output.
+  TimingScope linkTime = timing.nest("object link");
+  llvm::SmallString<256> linked;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("pw-compile", "o", fd, linked))
+    return fail("cannot create a temporary object file: " + ec.message());
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  files.push_back(std::string(linked));
+  if (int status =
+          linkObjects(llvm::ArrayRef(files).drop_back(), linked, std::string()))
+    return status;
   linkTime.stop();
-  llvm::sys::fs::remove(object);
-  if (status == 0 && !quiet)
-    llvm::errs() << "pw-compile: wrote " << outputFilename << "\n";
-  return status;
+  auto buffer = llvm::MemoryBuffer::getFile(linked);
+  if (!buffer)
+    return fail("cannot read " + linked + ": " + buffer.getError().message());
+  auto output = openOutputFile(outputFilename, &error);
+  if (!output)
+    return fail(error);
+  output->os() << (*buffer)->getBuffer();
+  return finishOutput(*output, outputFilename);
 }

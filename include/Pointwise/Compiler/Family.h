@@ -171,7 +171,35 @@ std::unique_ptr<llvm::Module> lowerAndTranslateFamilies(
     mlir::TimingScope *timing,
     const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered);
 
-/// Step 3, on the translation of the lowered module.
+/// Compiles the host module of one part (index `index`; the family tables
+/// come last) to a relocatable object, on the thread that calls it; false
+/// with `error` set on failure. Steps may report their times under
+/// `timing` (may be null).
+using HostObjectEmitter = std::function<bool(
+    llvm::Module &module, size_t index, mlir::TimingScope *timing,
+    std::string &object, std::string &error)>;
+
+/// Step 2 and the translation, as lowerAndTranslateFamilies, but each
+/// lowered part's translation, with the packed entries of its variants
+/// (addPackedEntries), goes to `emit` on the thread that lowered it. Returns
+/// the parts' objects in order (none when no variant is compiled);
+/// addFamilyEntries on an empty module then makes the tables that refer to
+/// their entries.
+mlir::FailureOr<std::vector<std::string>> lowerFamiliesToObjects(
+    mlir::ModuleOp module, const FamilyOptions &options,
+    llvm::ArrayRef<FamilySpec> families, mlir::TimingScope *timing,
+    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered,
+    const HostObjectEmitter &emit);
+
+/// The packed entry of each compiled variant that `module` defines, hidden
+/// and external, for family tables in another object.
+mlir::LogicalResult addPackedEntries(llvm::Module &module,
+                                     llvm::ArrayRef<FamilySpec> families,
+                                     std::string &error);
+
+/// Step 3, on the translation of the lowered module: packed entries (of the
+/// variant functions `module` holds; the others' are declared, from
+/// addPackedEntries in other objects), family tables and C entry points.
 mlir::LogicalResult addFamilyEntries(llvm::Module &module,
                                      llvm::ArrayRef<FamilySpec> families,
                                      std::string &error);
@@ -201,6 +229,21 @@ std::unique_ptr<llvm::Module> compileFamilies(
     mlir::TimingScope *timing = nullptr,
     const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered =
         nullptr);
+
+/// Steps 1-3 as compileFamilies, with the host code of the lowered parts
+/// compiled by `emit` on the threads that lowered them (their objects in
+/// `objects`); returns the module of the family tables and C entry points
+/// (in `context`), which refers to the parts' packed entries and which the
+/// caller compiles into the last object. With one variant to compile or one
+/// thread there is one part, whose host code the returned module holds
+/// besides the tables (`objects` empty).
+std::unique_ptr<llvm::Module> compileFamiliesToObjects(
+    mlir::ModuleOp module, llvm::LLVMContext &context,
+    const FamilyOptions &options, std::vector<FamilySpec> &families,
+    const std::function<void(llvm::StringRef)> &progress,
+    mlir::TimingScope *timing,
+    const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered,
+    const HostObjectEmitter &emit, std::vector<std::string> &objects);
 
 } // namespace pointwise
 

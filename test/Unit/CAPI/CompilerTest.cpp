@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -110,6 +111,31 @@ TEST(CompilerCAPI, SaveAndLoad) {
   std::string path = temporaryPath("axpy.pwlib");
   ASSERT_EQ(pwcSave(library, path.c_str()), PW_SUCCESS) << pwcGetLastError();
   pwcDestroy(library);
+  std::string saved;
+  {
+    std::ifstream file(path, std::ios::binary);
+    saved.assign(std::istreambuf_iterator<char>(file),
+                 std::istreambuf_iterator<char>());
+  }
+  // The header, then the objects: one per lowered part (at least one) and
+  // one for the family tables, each behind its 8-byte size.
+  size_t headerEnd = saved.find('\0', saved.find('\0') + 1);
+  ASSERT_NE(headerEnd, std::string::npos);
+  size_t objects = 0;
+  for (size_t at = headerEnd + 1; at < saved.size(); ++objects) {
+    ASSERT_LE(at + 8, saved.size());
+    uint64_t size = 0;
+    for (int byte = 7; byte >= 0; --byte)
+      size = size << 8 | static_cast<unsigned char>(saved[at + byte]);
+    ASSERT_EQ(saved.compare(at + 8, 4,
+                            "\x7f"
+                            "ELF"),
+              0)
+        << objects;
+    at += 8 + size;
+    ASSERT_LE(at, saved.size());
+  }
+  EXPECT_GE(objects, 2u);
 
   pwcLibrary *loaded = nullptr;
   ASSERT_EQ(pwcLoad(path.c_str(), &loaded), PW_SUCCESS) << pwcGetLastError();
@@ -131,7 +157,7 @@ TEST(CompilerCAPI, SaveAndLoad) {
   // So is a file saved by another compiler version, or for another CPU.
   {
     std::ofstream other(path, std::ios::binary | std::ios::trunc);
-    other << "pointwise-host-object\npointwise 0.0 (LLVM 1.0)" << '\0'
+    other << "pointwise-host-objects\npointwise 0.0 (LLVM 1.0)" << '\0'
           << "x86_64-unknown-linux-gnu skylake +avx2" << '\0' << "\x7f"
           << "ELF";
   }
@@ -141,7 +167,7 @@ TEST(CompilerCAPI, SaveAndLoad) {
       << pwcGetLastError();
   {
     std::ofstream other(path, std::ios::binary | std::ios::trunc);
-    other << "pointwise-host-object\n"
+    other << "pointwise-host-objects\n"
           << pwcGetVersion() << '\0'
           << "x86_64-unknown-linux-gnu a-cpu-of-elsewhere +none" << '\0'
           << "\x7f"
@@ -149,6 +175,24 @@ TEST(CompilerCAPI, SaveAndLoad) {
   }
   EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
   EXPECT_NE(std::string(pwcGetLastError()).find("not for this host"),
+            std::string::npos)
+      << pwcGetLastError();
+  // An object whose recorded size runs past the end of the file, and a file
+  // of this compiler for this host that holds no object.
+  {
+    std::ofstream truncated(path, std::ios::binary | std::ios::trunc);
+    truncated << saved.substr(0, saved.size() - 1);
+  }
+  EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("is truncated"),
+            std::string::npos)
+      << pwcGetLastError();
+  {
+    std::ofstream empty(path, std::ios::binary | std::ios::trunc);
+    empty << saved.substr(0, headerEnd + 1);
+  }
+  EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("holds no object"),
             std::string::npos)
       << pwcGetLastError();
   std::remove(path.c_str());
