@@ -235,17 +235,17 @@ bool emitHostObject(llvm::Module &module, size_t, TimingScope *timing,
   return true;
 }
 
-/// Links `objects` with the C/C++ compiler driver: into a shared library
-/// against the runtime in `runtime`, or (`runtime` empty) into one
-/// relocatable object.
+/// Links `objects` with the C/C++ compiler driver into `output`: a shared
+/// library against the runtime in `runtime`, or (`runtime` empty) one
+/// relocatable object. Messages name the output as `named`.
 int linkObjects(llvm::ArrayRef<std::string> objects, llvm::StringRef output,
-                const std::string &runtime) {
+                const std::string &runtime, llvm::StringRef named) {
   llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("c++");
   if (!linker)
     linker = llvm::sys::findProgramByName("cc");
   if (!linker)
     return fail("no C/C++ compiler driver (c++ or cc) in PATH to link " +
-                output);
+                named);
   std::string rpath = "-Wl,-rpath,$ORIGIN";
   std::string libraryDir = "-L" + runtime;
   llvm::SmallVector<llvm::StringRef> args = {*linker};
@@ -269,7 +269,7 @@ int linkObjects(llvm::ArrayRef<std::string> objects, llvm::StringRef output,
                                          &message);
   if (status != 0)
     return fail(
-        "linking " + output + " failed: " +
+        "linking " + named + " failed: " +
         (message.empty() ? "exit status " + std::to_string(status) : message));
   return 0;
 }
@@ -391,6 +391,15 @@ int main(int argc, char **argv) {
                       error))
     return fail(error);
 
+  // One object (one part, or one thread) is the output itself.
+  if (extension == ".o" && objects.size() == 1) {
+    auto output = openOutputFile(outputFilename, &error);
+    if (!output)
+      return fail(error);
+    output->os() << objects.front();
+    return finishOutput(*output, outputFilename);
+  }
+
   // The objects in temporary files, linked into the output.
   std::vector<std::string> files;
   auto removeFiles = llvm::make_scope_exit([&] {
@@ -415,8 +424,8 @@ int main(int argc, char **argv) {
   }
   if (extension == ".so") {
     TimingScope linkTime = timing.nest("shared library link");
-    if (int status =
-            linkObjects(files, outputFilename, findRuntimeDir(argv[0])))
+    if (int status = linkObjects(files, outputFilename, findRuntimeDir(argv[0]),
+                                 outputFilename))
       return status;
     if (!quiet)
       llvm::errs() << "pw-compile: wrote " << outputFilename << "\n";
@@ -432,8 +441,8 @@ int main(int argc, char **argv) {
     return fail("cannot create a temporary object file: " + ec.message());
   llvm::sys::Process::SafelyCloseFileDescriptor(fd);
   files.push_back(std::string(linked));
-  if (int status =
-          linkObjects(llvm::ArrayRef(files).drop_back(), linked, std::string()))
+  if (int status = linkObjects(llvm::ArrayRef(files).drop_back(), linked,
+                               std::string(), outputFilename))
     return status;
   linkTime.stop();
   auto buffer = llvm::MemoryBuffer::getFile(linked);
