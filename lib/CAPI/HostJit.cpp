@@ -6,6 +6,7 @@
 
 #include "HostJit.h"
 
+#include "Pointwise/Compiler/Family.h"
 #include "Pointwise/Compiler/HostBuiltins.h"
 #include "Pointwise/Runtime/Runtime.h"
 
@@ -14,7 +15,6 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -113,17 +113,7 @@ bool pointwise::capi::compileHostObject(llvm::Module &module, size_t index,
     error = llvm::toString(std::move(err));
     return false;
   }
-  llvm::SmallString<0> emitted;
-  llvm::raw_svector_ostream stream(emitted);
-  llvm::legacy::PassManager passes;
-  if ((*machine)->addPassesToEmitFile(passes, stream, nullptr,
-                                      llvm::CodeGenFileType::ObjectFile)) {
-    error = "the host target cannot emit object files";
-    return false;
-  }
-  passes.run(module);
-  object.assign(emitted.begin(), emitted.end());
-  return true;
+  return pointwise::emitObject(module, **machine, object, error);
 }
 
 std::unique_ptr<HostJit> HostJit::create(llvm::ArrayRef<std::string> objects,

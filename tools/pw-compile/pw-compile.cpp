@@ -28,7 +28,6 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -212,8 +211,8 @@ bool optimizeHostModule(llvm::Module &module, llvm::TargetMachine &machine,
 
 /// The HostObjectEmitter of pw-compile: O2, then a relocatable object for
 /// the host, with a target machine of the calling thread's own.
-bool emitHostObject(llvm::Module &module, size_t, TimingScope *timing,
-                    std::string &object, std::string &error) {
+bool compileHostPart(llvm::Module &module, size_t, TimingScope *timing,
+                     std::string &object, std::string &error) {
   std::unique_ptr<llvm::TargetMachine> machine = createHostTargetMachine(error);
   if (!machine) {
     error = "no host target: " + error;
@@ -222,17 +221,7 @@ bool emitHostObject(llvm::Module &module, size_t, TimingScope *timing,
   if (!optimizeHostModule(module, *machine, timing, error))
     return false;
   TimingScope objectTime = timing ? timing->nest("host object") : TimingScope();
-  llvm::SmallString<0> emitted;
-  llvm::raw_svector_ostream stream(emitted);
-  llvm::legacy::PassManager passes;
-  if (machine->addPassesToEmitFile(passes, stream, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile)) {
-    error = "the host target cannot emit object files";
-    return false;
-  }
-  passes.run(module);
-  object.assign(emitted.begin(), emitted.end());
-  return true;
+  return emitObject(module, *machine, object, error);
 }
 
 /// Links `objects` with the C/C++ compiler driver into `output`: a shared
@@ -382,13 +371,13 @@ int main(int argc, char **argv) {
   std::vector<std::string> objects;
   std::unique_ptr<llvm::Module> tables = compileFamiliesToObjects(
       *module, llvmContext, options, families, progress, &timing, inspect,
-      emitHostObject, objects);
+      compileHostPart, objects);
   if (!tables)
     return 1;
   addFamilyIndex(*tables, families);
   objects.emplace_back();
-  if (!emitHostObject(*tables, objects.size() - 1, &timing, objects.back(),
-                      error))
+  if (!compileHostPart(*tables, objects.size() - 1, &timing, objects.back(),
+                       error))
     return fail(error);
 
   // One object (one part, or one thread) is the output itself.
@@ -402,7 +391,7 @@ int main(int argc, char **argv) {
 
   // The objects in temporary files, linked into the output.
   std::vector<std::string> files;
-  auto removeFiles = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeFiles([&] {
     for (const std::string &file : files)
       llvm::sys::fs::remove(file);
   });

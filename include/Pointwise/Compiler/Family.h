@@ -38,6 +38,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class TargetMachine;
 } // namespace llvm
 
 namespace pointwise {
@@ -170,6 +171,11 @@ std::unique_ptr<llvm::Module> lowerAndTranslateFamilies(
     const FamilyOptions &options, llvm::ArrayRef<FamilySpec> families,
     mlir::TimingScope *timing,
     const std::function<mlir::LogicalResult(mlir::ModuleOp)> &inspectLowered);
+
+/// Compiles `module`, already optimized, to a relocatable object for the
+/// target of `machine`; false with `error` set when the target cannot.
+bool emitObject(llvm::Module &module, llvm::TargetMachine &machine,
+                std::string &object, std::string &error);
 
 /// Compiles the host module of one part (index `index`; the family tables
 /// come last) to a relocatable object, on the thread that calls it; false
