@@ -185,6 +185,37 @@ def test_bf16_tanh_is_eagers_on_every_input():
     assert torch.equal(ours_bits, exact)
 
 
+def test_bf16_gelu_keeps_libdevice_results_on_every_input():
+    """A tanh-GELU of each of the 65,536 bf16 numbers. pw-bf16-math-to-nvvm
+    computes its tanh by libdevice's large-argument branch alone (a check
+    over every input allows it); the results are bit for bit those of the
+    same GELU of the numbers in float32, where libdevice's tanhf stays,
+    rounded to bf16, and those of eager's gelu(approximate="tanh"), whose
+    kernel computes the same float32 operations in the same order."""
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def gelu(x):
+        cube = x * x * x
+        inner = 0.7978845608028654 * (x + 0.044715 * cube)
+        return 0.5 * x * (1.0 + pw.tanh(inner))
+
+    @pw.pointwise(promotion_methods=[(0, "DEFAULT")])
+    def gelu_f32(x):
+        cube = x * x * x
+        inner = 0.7978845608028654 * (x + 0.044715 * cube)
+        return 0.5 * x * (1.0 + pw.tanh(inner))
+
+    bits = torch.arange(-32768, 32768, dtype=torch.int32, device="cuda").to(torch.int16)
+    x = bits.view(torch.bfloat16)
+    ours = gelu(x)
+    number = ~torch.isnan(x)
+    assert torch.isnan(ours[~number]).all()
+    ours_bits = ours.view(torch.int16)[number]
+    libdevice = gelu_f32(x.float()).to(torch.bfloat16).view(torch.int16)[number]
+    assert torch.equal(ours_bits, libdevice)
+    eager = torch.nn.functional.gelu(x, approximate="tanh")
+    assert torch.equal(ours_bits, eager.view(torch.int16)[number])
+
+
 def test_sincos_fusion_keeps_sin_and_cos_bit_for_bit():
     """A sine and a cosine of one value compile to one sincos: on every one
     of the 2^32 float32 inputs, its results are bit for bit those of the

@@ -336,7 +336,8 @@ def HintGlobalLoadsPass
 
 def Bf16MathToNVVMPass
     : Pass<"pw-bf16-math-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Computes tanh of bf16 values with the GPU's exp2 and "
+  let summary = "Computes tanh of bf16 values, and tanh inside f32 "
+                "computations of one bf16 number, with the GPU's exp2 and "
                 "reciprocal units, exactly rounded";
   let description = [{
     Runs on a `gpu.module` before `convert-gpu-to-nvvm`, which would call
@@ -365,9 +366,43 @@ def Bf16MathToNVVMPass
     bf16. libdevice's `tanhf` rounds to the same bf16 values.
 
     f16 has three more significant bits; this sequence misrounds some f16
-    inputs between 0.03 and 0.1, so f16 keeps libdevice's `tanhf`. f32
-    tanh, and a tanh whose f32 result is used unrounded, are left as they
-    are.
+    inputs between 0.03 and 0.1, so f16 keeps libdevice's `tanhf`.
+
+    A `math.tanh` inside the f32 computation of one bf16 number, whose
+    results are all rounded to bf16 (a tanh-GELU `0.5 x (1 + tanh(u(x)))`
+    in op math: the tanh's operand is computed from one `arith.extf` from
+    bf16 and constants by `arith.addf`, `subf`, `mulf`, `divf`, `negf`,
+    `math.absf`, `math.fma` and `math.tanh`, and its result reaches only
+    such ops and `arith.truncf` to bf16), becomes libdevice's
+    large-argument branch alone:
+
+    ```
+    tanh(x) = |x| < 2^-12 ? x
+            : copysign(|x| >= 9.0109 ? 1 : 1 - 2 / (2^(|x| * 2/ln 2) + 1), x)
+    ```
+
+    libdevice's `tanhf` computes |x| >= 0.6 by exactly these instructions
+    and |x| < 0.6 by an odd polynomial, about eight instructions more. The
+    pass replaces the tanh only where it proves that no rounded result
+    changes: it tries all 65,536 inputs of the computation with bounds on
+    every f32 value (each add, multiply and divide rounded to nearest, as
+    NVPTX emits them without fast-math flags, or not rounded where a
+    `contract` flag allows an fma; libdevice's `tanhf` within its
+    documented 2 ulp; `ex2` and `rcp` within 2^-21), skipping inputs whose
+    tanh operand is at least 0.6 in magnitude or NaN, where both compute
+    the same bits. An input whose bounds round to more than one bf16
+    value, or to another than the reference's, keeps libdevice's `tanhf`
+    for the whole computation. The answer is remembered per process by the
+    computation's form (a kernel repeats its body per lane and per path, a
+    family per variant): about 20 ms per new form on the development
+    machine. The tanh-GELU passes the check; `1 + tanh(x)` and
+    `tanh(x) - x` do not (`test/Conversion/PointwiseToGPU/
+    bf16-function-tanh.mlir`); on the GPU the GELU's results on all 65,536
+    inputs are those of libdevice's `tanhf` bit for bit (`docs/
+    Performance.md`, row `bf16-gelu-tanh`).
+
+    f32 tanh of f32 numbers, and a tanh whose f32 result is used
+    unrounded, are left as they are.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -6,11 +6,16 @@
 //
 // Replaces the kernels' f32 `math.tanh` of bf16 values, rounded back to
 // bf16, by a short sequence of the GPU's exp2 and reciprocal instructions
-// whose bf16 rounding is exact (see the pass description in Passes.td).
+// whose bf16 rounding is exact; and a `math.tanh` inside the f32
+// computation of one bf16 number (a GELU) by libdevice's large-argument
+// branch alone, where trying every input proves the bf16 results unchanged
+// (see the pass description in Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Pointwise/Conversion/Passes.h"
+
+#include "Bf16Function.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -18,6 +23,9 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace pointwise {
 #define GEN_PASS_DEF_BF16MATHTONVVMPASS
@@ -35,6 +43,23 @@ constexpr float kIdentityBelow = 0.0625f;
 
 /// 2 / ln 2: 2^(x * kTwoLog2E) is e^(2x).
 constexpr float kTwoLog2E = 2.8853900817779268f;
+
+/// libdevice's `tanhf` (CUDA 13's libdevice.10.bc) computes |x| >= 0.6 as
+/// copysign(|x| >= kSaturateFrom ? 1 : 1 - 2 / (2^(|x| * kTwoLog2E) + 1), x)
+/// with `ex2.approx.ftz.f32` and `rcp.approx.ftz.f32`, and |x| < 0.6 by an
+/// odd polynomial; `createLargeArgumentTanh` emits that branch alone.
+constexpr float kPolynomialBelow = 0.6f;
+constexpr float kSaturateFrom = 9.01091384887695f;
+
+/// Below this magnitude `createLargeArgumentTanh` gives x itself, as
+/// libdevice's polynomial does to f32 precision: x^3 / 3 is under half an
+/// f32 ulp of x, where 1 - 2 / (2^(2x / ln 2) + 1) cancels to nothing.
+constexpr float kLargeArgumentIdentityBelow = 0x1p-12f;
+
+/// The relative error allowed to `ex2.approx.ftz.f32` and
+/// `rcp.approx.ftz.f32` in the bounds of `boundLargeArgumentTanh`: about
+/// twice what PTX documents for them.
+constexpr double kApproximationError = 0x1p-21;
 
 bool isBf16Element(Type type) { return getElementTypeOrSelf(type).isBF16(); }
 
@@ -126,6 +151,111 @@ Value createBf16Tanh(OpBuilder &builder, Location loc, Value x) {
   return arith::SelectOp::create(builder, loc, small, x, tanh);
 }
 
+/// libdevice's large-argument branch for every |x| (see kPolynomialBelow),
+/// x itself below kLargeArgumentIdentityBelow.
+Value createLargeArgumentTanh(OpBuilder &builder, Location loc, Value x) {
+  Type type = x.getType();
+  Type f32 = builder.getF32Type();
+  Value magnitude = math::AbsFOp::create(builder, loc, x);
+  Value scaled = arith::MulFOp::create(
+      builder, loc, magnitude, createSplat(builder, loc, type, kTwoLog2E));
+  Value power = mapLanes(builder, loc, scaled, [&](Value lane) {
+    return LLVM::CallIntrinsicOp::create(
+               builder, loc, f32,
+               builder.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), lane)
+        .getResult(0);
+  });
+  Value one = createSplat(builder, loc, type, 1.0f);
+  Value denominator = arith::AddFOp::create(builder, loc, power, one);
+  Value reciprocal = mapLanes(builder, loc, denominator, [&](Value lane) {
+    return NVVM::RcpApproxFtzF32Op::create(builder, loc, f32, lane);
+  });
+  Value large = math::FmaOp::create(
+      builder, loc, reciprocal, createSplat(builder, loc, type, -2.0f), one);
+  Value saturated =
+      arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGE, magnitude,
+                            createSplat(builder, loc, type, kSaturateFrom));
+  large = arith::SelectOp::create(builder, loc, saturated, one, large);
+  Value signedLarge = math::CopySignOp::create(builder, loc, large, x);
+  Value small = arith::CmpFOp::create(
+      builder, loc, arith::CmpFPredicate::OLT, magnitude,
+      createSplat(builder, loc, type, kLargeArgumentIdentityBelow));
+  return arith::SelectOp::create(builder, loc, small, x, signedLarge);
+}
+
+/// Bounds on 1 - 2 / (2^(a * kTwoLog2E) + 1) for an f32 a >= 0, as
+/// `createLargeArgumentTanh` computes it with `ex2` and `rcp` off by up to
+/// kApproximationError: `lowest` picks the lower bound.
+double boundLargeArgument(float a, bool lowest) {
+  if (a >= kSaturateFrom)
+    return 1.0;
+  // A float64 value within a float64 ulp of the exact one, rounded out to
+  // f32 downward or upward.
+  auto out = [](double value, bool down) {
+    return down ? roundDownToF32(std::nextafter(value, -INFINITY))
+                : roundUpToF32(std::nextafter(value, INFINITY));
+  };
+  // The multiply feeds ex2 alone: rounded to nearest, never contracted.
+  float scaled = static_cast<float>(static_cast<double>(a) * kTwoLog2E);
+  // A larger power gives a larger result, a larger reciprocal a smaller one.
+  double power =
+      out(std::exp2(static_cast<double>(scaled)) *
+              (lowest ? 1 - kApproximationError : 1 + kApproximationError),
+          lowest);
+  double denominator = out(power + 1, lowest);
+  double reciprocal =
+      out((1 / denominator) *
+              (lowest ? 1 + kApproximationError : 1 - kApproximationError),
+          !lowest);
+  return out(1 - 2 * reciprocal, lowest);
+}
+
+/// Bounds on `createLargeArgumentTanh` of a value within `operands[0]`.
+/// Each of its three pieces (x, the exp2 formula, 1) rises with |x|, so a
+/// piece's bounds over an interval are its values at the interval's ends.
+F32Bounds boundLargeArgumentTanh(llvm::ArrayRef<F32Bounds> operands) {
+  F32Bounds x = operands[0];
+  if (x.isNaN())
+    return x;
+  // Bounds over magnitudes in [low, high].
+  auto magnitudes = [](double low, double high) -> F32Bounds {
+    double lowest = INFINITY, highest = -INFINITY;
+    double identityEnd = std::nextafter(kLargeArgumentIdentityBelow, 0.0f);
+    if (low < kLargeArgumentIdentityBelow) {
+      lowest = std::min(lowest, low);
+      highest = std::max(highest, std::min(high, identityEnd));
+    }
+    if (high >= kLargeArgumentIdentityBelow) {
+      float from = std::max<double>(low, kLargeArgumentIdentityBelow);
+      lowest = std::min(lowest, boundLargeArgument(from, /*lowest=*/true));
+      highest = std::max(highest,
+                         boundLargeArgument(static_cast<float>(high), false));
+    }
+    return {lowest, highest};
+  };
+  if (x.low >= 0)
+    return magnitudes(x.low, x.high);
+  if (x.high <= 0) {
+    F32Bounds m = magnitudes(-x.high, -x.low);
+    return {-m.high, -m.low};
+  }
+  F32Bounds negative = magnitudes(0, -x.low);
+  F32Bounds positive = magnitudes(0, x.high);
+  return {-negative.high, positive.high};
+}
+
+/// Whether libdevice's `tanhf` and `createLargeArgumentTanh` compute the
+/// same bits on every value within `operands[0]`: the same instructions on
+/// |x| >= 0.6, a NaN for a NaN.
+bool computesAsLibdevice(llvm::ArrayRef<F32Bounds> operands) {
+  F32Bounds x = operands[0];
+  return x.isNaN() || x.low >= kPolynomialBelow || x.high <= -kPolynomialBelow;
+}
+
+F32Bounds boundLibdeviceTanh(llvm::ArrayRef<F32Bounds> operands) {
+  return boundTanhf(operands[0]);
+}
+
 struct Bf16MathToNVVMPass
     : pointwise::impl::Bf16MathToNVVMPassBase<Bf16MathToNVVMPass> {
   void runOnOperation() override {
@@ -133,14 +263,26 @@ struct Bf16MathToNVVMPass
     getOperation().walk([&](math::TanhOp tanh) {
       Type element = getElementTypeOrSelf(tanh.getType());
       auto vectorType = dyn_cast<VectorType>(tanh.getType());
-      if (element.isF32() && (!vectorType || vectorType.getRank() == 1) &&
-          holdsBf16(tanh.getOperand()) && isRoundedToBf16(tanh.getResult()))
+      if (element.isF32() && (!vectorType || vectorType.getRank() == 1))
         candidates.push_back(tanh);
     });
     for (math::TanhOp tanh : candidates) {
       OpBuilder builder(tanh);
-      tanh.replaceAllUsesWith(
-          createBf16Tanh(builder, tanh.getLoc(), tanh.getOperand()));
+      Value replacement;
+      if (holdsBf16(tanh.getOperand()) && isRoundedToBf16(tanh.getResult())) {
+        replacement = createBf16Tanh(builder, tanh.getLoc(), tanh.getOperand());
+      } else if (std::optional<Bf16Function> function = findBf16Function(tanh);
+                 function &&
+                 roundsAlikeOnEveryInput(
+                     *function, tanh, "tanh as libdevice's large branch",
+                     boundLibdeviceTanh, boundLargeArgumentTanh,
+                     computesAsLibdevice)) {
+        replacement =
+            createLargeArgumentTanh(builder, tanh.getLoc(), tanh.getOperand());
+      } else {
+        continue;
+      }
+      tanh.replaceAllUsesWith(replacement);
       tanh.erase();
     }
   }
