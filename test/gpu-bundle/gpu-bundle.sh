@@ -263,16 +263,17 @@ if ((diff_cases > 0)); then
 fi
 
 # The differential suite through pw-gpu-pipeline: every generated case, map
-# cases and tensor programs, run there by the bundle's pw-run
+# cases, tensor programs and branch programs, run there by the bundle's pw-run
 # (docs/Testing.md). PW_PIPELINE_DIFF_CASES=0 leaves it out; it needs
 # pw-run-static (a build with -DPOINTWISE_STATIC_C_API=ON).
 pipeline_cases=${PW_PIPELINE_DIFF_CASES:-300}
 if ((pipeline_cases > 0)) && [[ -x "$build/bin/pw-run-static" ]]; then
-  say "pipeline differential cases: $pipeline_cases map cases and $((pipeline_cases / 3)) tensor programs (seed ${PW_DIFF_SEED:-1})"
+  say "pipeline differential cases: $pipeline_cases map cases, $((pipeline_cases / 3)) tensor programs and $((pipeline_cases / 10)) branch programs (seed ${PW_DIFF_SEED:-1})"
   python3 "$root/test/lit-support/differential.py" \
     --pw-run "$build/bin/pw-run" --pw-opt "$build/bin/pw-opt" \
     --pipeline-bundle "$staging/pipeline-diff" --cases "$pipeline_cases" \
     --pipeline-tensor-cases $((pipeline_cases / 3)) \
+    --pipeline-branch-cases $((pipeline_cases / 10)) \
     --seed "${PW_DIFF_SEED:-1}"
 fi
 

@@ -3,10 +3,14 @@ generated case, to run on a GPU machine with the bundle's pw-run
 (docs/Testing.md).
 
 `differential.py --pipeline-bundle DIR` generates map cases (the map
-suite's generator) and tensor programs (the tensor suite's, in each form,
-as generated and after `pw-fuse-maps --canonicalize`) and writes them all
-to DIR, leaving none out: two maps, index scalars, returned tensors and
-temporaries run as any embedding compiler's program would, through
+suite's generator), tensor programs (the tensor suite's, in each form,
+as generated and after `pw-fuse-maps --canonicalize`) and branch programs
+(two map cases under one `scf.if`, run once per branch) and writes them
+all to DIR, leaving none out: two maps, index scalars, returned tensors,
+temporaries and kernels of one name (the two branches' kernels are
+outlined from one function, into `@case_kernel` and
+`@case_kernel_0::@case_kernel`, which pw-merge-gpu-modules must tell
+apart) run as any embedding compiler's program would, through
 `pw-run --target=cuda --gpu-path=pipeline --check`, which lowers the module
 with pw-gpu-pipeline, runs its host code and compares every buffer and
 result with the CPU reference lowering on the same inputs.
@@ -15,6 +19,12 @@ result with the CPU reference lowering on the same inputs.
                                       seed, rounding sensitivity
     <id>.mlir                         one module per case
     differential_pipeline_runner.py   python3 DIR/differential_pipeline_runner.py DIR --pw-run PATH
+
+A branch program's entry takes the first map case's arguments, then the
+second's, then an i1 flag: the first case's maps run where it is 1, the
+second's where it is 0. Each is run twice, as `branch_N.then` (flag 1) and
+`branch_N.else` (flag 0); its map cases are the generator's cases
+BRANCH_FIRST_INDEX + 2N and + 2N + 1 of the seed.
 
 A case is *rounding sensitive* when its module holds an operation the GPU
 may round differently from the CPU (libdevice's transcendental functions,
@@ -38,6 +48,12 @@ from differential_generate import generate_case
 
 BUNDLE_FORMAT = "pw-differential-pipeline-1"
 RUNNER = "differential_pipeline_runner.py"
+
+# Where the map cases of branch programs start, far from the map cases'
+# own indices.
+BRANCH_FIRST_INDEX = 1_000_000
+ENTRY_SIGNATURE = re.compile(r"func\.func @case\((.*)\) \{")
+ARGUMENT = re.compile(r"%arg(\d+)\b")
 
 INEXACT = re.compile(r"math\.(exp|sin|cos|tanh|sqrt)|arith\.divf|"
                      r"math\.fma .*: (f16|bf16)|"
@@ -72,6 +88,28 @@ def tensor_variants(tools, tc, index: int, scratch: Path):
                                f"case {index}:\n{done.stderr}")
         variants.append((suffix, done.stdout))
     return variants
+
+
+def branch_module(first, second) -> str:
+    """The module of a branch program over map cases `first` and `second`
+    (see the module description)."""
+    def parts(case, shift):
+        text = ARGUMENT.sub(lambda m: f"%arg{int(m.group(1)) + shift}",
+                            render_module(case))
+        lines = text.rstrip("\n").split("\n")
+        header = ENTRY_SIGNATURE.fullmatch(lines[0])
+        if not header or lines[-2:] != ["  return", "}"]:
+            raise AssertionError(f"unexpected map case module:\n{text}")
+        return header.group(1), ["  " + line for line in lines[1:-2]]
+
+    first_params, first_body = parts(first, 0)
+    second_params, second_body = parts(second, len(first.args))
+    flag = f"%arg{len(first.args) + len(second.args)}"
+    lines = [f"func.func @case({first_params}, {second_params}, "
+             f"{flag}: i1) {{",
+             f"  scf.if {flag} {{", *first_body, "  } else {",
+             *second_body, "  }", "  return", "}"]
+    return "\n".join(lines) + "\n"
 
 
 def build_bundle(args, tools, indices: Sequence[int]) -> int:
@@ -113,6 +151,19 @@ def build_bundle(args, tools, indices: Sequence[int]) -> int:
                 f"tensor seed {args.seed} case {index} ({form}"
                 f"{', fused' if suffix else ''})")
             tensors += 1
+    branches = 0
+    for index in range(args.pipeline_branch_cases):
+        first = generate_case(args.seed, BRANCH_FIRST_INDEX + 2 * index)
+        second = generate_case(args.seed, BRANCH_FIRST_INDEX + 2 * index + 1)
+        text = branch_module(first, second)
+        specs = arg_specs(first) + arg_specs(second)
+        origin = (f"seed {args.seed} cases {BRANCH_FIRST_INDEX + 2 * index} "
+                  f"and {BRANCH_FIRST_INDEX + 2 * index + 1} under scf.if")
+        add(f"branch_{index}.then", text, specs + ["=1"], first.seed,
+            origin + ", first")
+        add(f"branch_{index}.else", text, specs + ["=0"], first.seed,
+            origin + ", second")
+        branches += 1
     shutil.rmtree(scratch)
     manifest = {"format": BUNDLE_FORMAT, "seed": args.seed, "cases": cases,
                 "left_out": []}
@@ -121,7 +172,8 @@ def build_bundle(args, tools, indices: Sequence[int]) -> int:
     sensitive = sum(c["rounding_sensitive"] for c in cases)
     print(f"pipeline-bundle: seed {args.seed}: {maps} map cases, {tensors} "
           f"tensor programs ({args.pipeline_tensor_cases} cases, as "
-          f"generated and fused), {sensitive} rounding sensitive, 0 left out")
+          f"generated and fused), {branches} branch programs (each run "
+          f"once per branch), {sensitive} rounding sensitive, 0 left out")
     print(f"pipeline-bundle: wrote {bundle}: {len(cases)} cases")
     print(f"run it on the GPU machine: python3 {bundle.name}/{RUNNER} "
           f"{bundle.name} --pw-run PATH")
@@ -138,3 +190,7 @@ def add_arguments(parser) -> None:
         "--pipeline-tensor-cases", type=int, default=0, metavar="N",
         help="with --pipeline-bundle: tensor programs to add (each as "
              "generated and fused)")
+    parser.add_argument(
+        "--pipeline-branch-cases", type=int, default=0, metavar="N",
+        help="with --pipeline-bundle: branch programs to add (two map "
+             "cases under one scf.if, each run once per branch)")
