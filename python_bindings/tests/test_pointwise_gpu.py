@@ -167,6 +167,18 @@ def test_gelu_f16_and_two_outputs():
     torch.testing.assert_close(y, r * torch.sin(t))
 
 
+def bf16_results_on_every_input(function):
+    """`function` of each of the 65,536 bf16 numbers: the inputs, which of
+    them are not NaN, and the bits of the results there (a NaN input must
+    give NaN)."""
+    bits = torch.arange(-32768, 32768, dtype=torch.int32, device="cuda").to(torch.int16)
+    x = bits.view(torch.bfloat16)
+    ours = function(x)
+    number = ~torch.isnan(x)
+    assert torch.isnan(ours[~number]).all()
+    return x, number, ours.view(torch.int16)[number]
+
+
 def test_bf16_tanh_is_eagers_on_every_input():
     """tanh of each of the 65,536 bf16 numbers, bit for bit as eager's (which
     rounds CUDA's tanhf to bf16), and as the correctly rounded float64 tanh."""
@@ -174,12 +186,7 @@ def test_bf16_tanh_is_eagers_on_every_input():
     def tanh(x):
         return pw.tanh(x)
 
-    bits = torch.arange(-32768, 32768, dtype=torch.int32, device="cuda").to(torch.int16)
-    x = bits.view(torch.bfloat16)
-    ours = tanh(x)
-    number = ~torch.isnan(x)
-    assert torch.isnan(ours[~number]).all()
-    ours_bits = ours.view(torch.int16)[number]
+    x, number, ours_bits = bf16_results_on_every_input(tanh)
     assert torch.equal(ours_bits, torch.tanh(x).view(torch.int16)[number])
     exact = torch.tanh(x.double()).to(torch.bfloat16).view(torch.int16)[number]
     assert torch.equal(ours_bits, exact)
@@ -204,12 +211,7 @@ def test_bf16_gelu_keeps_libdevice_results_on_every_input():
         inner = 0.7978845608028654 * (x + 0.044715 * cube)
         return 0.5 * x * (1.0 + pw.tanh(inner))
 
-    bits = torch.arange(-32768, 32768, dtype=torch.int32, device="cuda").to(torch.int16)
-    x = bits.view(torch.bfloat16)
-    ours = gelu(x)
-    number = ~torch.isnan(x)
-    assert torch.isnan(ours[~number]).all()
-    ours_bits = ours.view(torch.int16)[number]
+    x, number, ours_bits = bf16_results_on_every_input(gelu)
     libdevice = gelu_f32(x.float()).to(torch.bfloat16).view(torch.int16)[number]
     assert torch.equal(ours_bits, libdevice)
     eager = torch.nn.functional.gelu(x, approximate="tanh")

@@ -125,8 +125,10 @@ Value createSplat(OpBuilder &builder, Location loc, Type type, float number) {
   return arith::ConstantOp::create(builder, loc, scalar);
 }
 
-/// The sequence of the pass description, for the f32 values `x` hold.
-Value createBf16Tanh(OpBuilder &builder, Location loc, Value x) {
+/// 1 - 2 / (2^(x * kTwoLog2E) + 1) with `ex2.approx.ftz.f32` and
+/// `rcp.approx.ftz.f32`, for the f32 values `x` holds: tanh(x) but for the
+/// two instructions' errors and, near 0, the cancellation of 1 - 2 / ~2.
+Value createExp2Tanh(OpBuilder &builder, Location loc, Value x) {
   Type type = x.getType();
   Type f32 = builder.getF32Type();
   Value scaled = arith::MulFOp::create(
@@ -142,8 +144,14 @@ Value createBf16Tanh(OpBuilder &builder, Location loc, Value x) {
   Value reciprocal = mapLanes(builder, loc, denominator, [&](Value lane) {
     return NVVM::RcpApproxFtzF32Op::create(builder, loc, f32, lane);
   });
-  Value tanh = math::FmaOp::create(builder, loc, reciprocal,
-                                   createSplat(builder, loc, type, -2.0f), one);
+  return math::FmaOp::create(builder, loc, reciprocal,
+                             createSplat(builder, loc, type, -2.0f), one);
+}
+
+/// The sequence of the pass description, for the f32 values `x` hold.
+Value createBf16Tanh(OpBuilder &builder, Location loc, Value x) {
+  Type type = x.getType();
+  Value tanh = createExp2Tanh(builder, loc, x);
   Value magnitude = math::AbsFOp::create(builder, loc, x);
   Value small =
       arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OLT, magnitude,
@@ -155,27 +163,13 @@ Value createBf16Tanh(OpBuilder &builder, Location loc, Value x) {
 /// x itself below kLargeArgumentIdentityBelow.
 Value createLargeArgumentTanh(OpBuilder &builder, Location loc, Value x) {
   Type type = x.getType();
-  Type f32 = builder.getF32Type();
   Value magnitude = math::AbsFOp::create(builder, loc, x);
-  Value scaled = arith::MulFOp::create(
-      builder, loc, magnitude, createSplat(builder, loc, type, kTwoLog2E));
-  Value power = mapLanes(builder, loc, scaled, [&](Value lane) {
-    return LLVM::CallIntrinsicOp::create(
-               builder, loc, f32,
-               builder.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), lane)
-        .getResult(0);
-  });
-  Value one = createSplat(builder, loc, type, 1.0f);
-  Value denominator = arith::AddFOp::create(builder, loc, power, one);
-  Value reciprocal = mapLanes(builder, loc, denominator, [&](Value lane) {
-    return NVVM::RcpApproxFtzF32Op::create(builder, loc, f32, lane);
-  });
-  Value large = math::FmaOp::create(
-      builder, loc, reciprocal, createSplat(builder, loc, type, -2.0f), one);
+  Value large = createExp2Tanh(builder, loc, magnitude);
   Value saturated =
       arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGE, magnitude,
                             createSplat(builder, loc, type, kSaturateFrom));
-  large = arith::SelectOp::create(builder, loc, saturated, one, large);
+  large = arith::SelectOp::create(builder, loc, saturated,
+                                  createSplat(builder, loc, type, 1.0f), large);
   Value signedLarge = math::CopySignOp::create(builder, loc, large, x);
   Value small = arith::CmpFOp::create(
       builder, loc, arith::CmpFPredicate::OLT, magnitude,

@@ -15,7 +15,7 @@ gpu.module @gelu {
   // CHECK: %[[R:.*]] = nvvm.rcp.approx.ftz.f %[[D]] : f32
   // CHECK: %[[L:.*]] = math.fma %[[R]], %{{.*}}, %[[ONE]] : f32
   // CHECK: %[[SAT:.*]] = arith.cmpf oge, %[[A]], %{{.*}} : f32
-  // CHECK: %[[C:.*]] = arith.select %[[SAT]], %[[ONE]], %[[L]] : f32
+  // CHECK: %[[C:.*]] = arith.select %[[SAT]], %{{.*}}, %[[L]] : f32
   // CHECK: %[[S:.*]] = math.copysign %[[C]], %[[U]] : f32
   // CHECK: %[[SMALL:.*]] = arith.cmpf olt, %[[A]], %{{.*}} : f32
   // CHECK: %[[T:.*]] = arith.select %[[SMALL]], %[[U]], %[[S]] : f32
