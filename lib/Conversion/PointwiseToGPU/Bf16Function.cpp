@@ -148,7 +148,7 @@ void collectComputation(Value value, Value input,
   if (value == input || constantOf(value))
     return;
   Operation *op = value.getDefiningOp();
-  if (!ops.insert(op))
+  if (!op || !ops.insert(op))
     return;
   for (Value operand : op->getOperands())
     collectComputation(operand, input, ops);
@@ -361,26 +361,39 @@ bool roundsAlikeOnEveryInput(
   llvm::DenseMap<Value, unsigned> numbers;
   std::vector<F32Bounds> initial = {{0, 0}};
   numbers[function.input] = 0;
-  auto numberOf = [&](Value value) -> unsigned {
-    auto [it, inserted] = numbers.try_emplace(value, initial.size());
-    if (inserted) {
-      // Not computed by an earlier op: a constant.
-      double number = *constantOf(value);
-      initial.push_back({number, number});
-    }
-    return it->second;
+  // A value neither computed by an earlier op nor a constant (which
+  // findBf16Function does not give) ends the check: std::nullopt.
+  auto numberOf = [&](Value value) -> std::optional<unsigned> {
+    if (auto known = numbers.find(value); known != numbers.end())
+      return known->second;
+    std::optional<double> number = constantOf(value);
+    if (!number)
+      return std::nullopt;
+    numbers[value] = initial.size();
+    initial.push_back({*number, *number});
+    return initial.size() - 1;
   };
   std::vector<Step> steps;
   std::vector<unsigned> outputs;
   size_t candidate = 0;
   for (Operation *member : function.ops) {
     if (isRoundingToBf16(member)) {
-      outputs.push_back(numberOf(member->getOperand(0)));
+      std::optional<unsigned> rounded = numberOf(member->getOperand(0));
+      if (!rounded)
+        return false;
+      outputs.push_back(*rounded);
       continue;
     }
-    Step step{member, *kindOf(member), 0, {}};
-    for (Value operand : member->getOperands())
-      step.operands.push_back(numberOf(operand));
+    std::optional<Kind> kind = kindOf(member);
+    if (!kind)
+      return false;
+    Step step{member, *kind, 0, {}};
+    for (Value operand : member->getOperands()) {
+      std::optional<unsigned> number = numberOf(operand);
+      if (!number)
+        return false;
+      step.operands.push_back(*number);
+    }
     step.result = initial.size();
     initial.push_back({0, 0});
     numbers[member->getResult(0)] = step.result;

@@ -108,7 +108,8 @@ gpu.module @refused {
 // -----
 
 // Not a function of one bf16 number rounded to bf16: two bf16 numbers, an
-// f16 number, a result stored unrounded, a result compared.
+// f16 number, a result stored unrounded, a result compared, lanes with
+// different constants.
 gpu.module @not_functions {
   // CHECK-LABEL: gpu.func @two_numbers
   // CHECK: math.tanh
@@ -166,6 +167,21 @@ gpu.module @not_functions {
     %n = arith.cmpf olt, %d, %half : f32
     memref.store %c, %out[] : memref<bf16>
     memref.store %n, %flag[] : memref<i1>
+    gpu.return
+  }
+  // CHECK-LABEL: gpu.func @lanes_apart
+  // CHECK: math.tanh
+  gpu.func @lanes_apart(%in: vector<2xbf16>, %out: memref<2xbf16>) kernel {
+    %scale = arith.constant dense<[0.5, 2.0]> : vector<2xf32>
+    %one = arith.constant dense<1.0> : vector<2xf32>
+    %x = arith.extf %in : vector<2xbf16> to vector<2xf32>
+    %u = arith.mulf %x, %scale : vector<2xf32>
+    %t = math.tanh %u : vector<2xf32>
+    %d = arith.addf %t, %one : vector<2xf32>
+    %r = arith.mulf %x, %d : vector<2xf32>
+    %b = arith.truncf %r : vector<2xf32> to vector<2xbf16>
+    %i = arith.constant 0 : index
+    vector.store %b, %out[%i] : memref<2xbf16>, vector<2xbf16>
     gpu.return
   }
 }
