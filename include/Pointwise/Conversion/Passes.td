@@ -387,7 +387,8 @@ def Bf16MathToNVVMPass
     changes: it tries all 65,536 inputs of the computation with bounds on
     every f32 value (each add, multiply and divide rounded to nearest, as
     NVPTX emits them without fast-math flags, or not rounded where a
-    `contract` flag allows an fma; libdevice's `tanhf` within its
+    `contract` flag allows an fma, while any other fast-math flag keeps
+    libdevice's `tanhf`; libdevice's `tanhf` within its
     documented 2 ulp; `ex2` and `rcp` within 2^-21), skipping inputs whose
     tanh operand is at least 0.6 in magnitude or NaN, where both compute
     the same bits. An input whose bounds round to more than one bf16

@@ -403,11 +403,19 @@ bool roundsAlikeOnEveryInput(
   }
   if (steps.empty() || steps[candidate].op != op)
     return false;
-  bool nearest = llvm::none_of(steps, [](const Step &step) {
+  // `contract` lets a multiply stay unrounded inside an fma, which the
+  // bounds allow for; any other fast-math flag lets LLVM compute other
+  // values (reassociated, approximate reciprocals and functions), which they
+  // do not.
+  bool nearest = true;
+  for (const Step &step : steps) {
     auto flags = step.op->getAttrOfType<arith::FastMathFlagsAttr>("fastmath");
-    return flags && arith::bitEnumContainsAny(flags.getValue(),
-                                              arith::FastMathFlags::contract);
-  });
+    if (!flags || flags.getValue() == arith::FastMathFlags::none)
+      continue;
+    if (flags.getValue() != arith::FastMathFlags::contract)
+      return false;
+    nearest = false;
+  }
 
   // The answer depends on the function's form alone: its steps, constants,
   // outputs and rounding, which candidate, and the rules. A kernel repeats

@@ -73,7 +73,9 @@ using BoundsRule =
 /// input on which `computesAlike(operand bounds)` holds, where both ways
 /// give the same bits, needs no bounds. Every other op is bounded as IEEE
 /// f32 arithmetic rounded to nearest, or not rounded at all (a multiply
-/// contracted into an fma), and `math.tanh` by `boundTanhf`. The answer is
+/// contracted into an fma, where an op has the `contract` flag), and
+/// `math.tanh` by `boundTanhf`; an op with any other fast-math flag makes
+/// the answer false. The answer is
 /// remembered for the process by the function's form (its ops, constants
 /// and outputs) and `rules`, a name for the three rules.
 bool roundsAlikeOnEveryInput(

@@ -78,7 +78,8 @@ gpu.module @gelu {
 // Refused by the check: 1 + tanh(x) and tanh(x) - x rounded to bf16. The
 // first lies within the exp2 formula's error of a bf16 rounding boundary
 // for some inputs (x = 2^-8: 1 + tanh(x) is just below the midpoint 1 +
-// 2^-8), the second cancels to less than that error.
+// 2^-8), the second cancels to less than that error. And a GELU with a
+// fast-math flag that lets LLVM reassociate: the bounds would not hold.
 gpu.module @refused {
   // CHECK-LABEL: gpu.func @one_plus_tanh
   // CHECK: math.tanh
@@ -89,6 +90,28 @@ gpu.module @refused {
     %t = math.tanh %x : f32
     %d = arith.addf %one, %t : f32
     %b = arith.truncf %d : f32 to bf16
+    memref.store %b, %out[] : memref<bf16>
+    gpu.return
+  }
+  // CHECK-LABEL: gpu.func @reassociated_gelu
+  // CHECK: math.tanh
+  // CHECK-NOT: nvvm.rcp.approx.ftz.f
+  gpu.func @reassociated_gelu(%in: bf16, %out: memref<bf16>) kernel {
+    %c0 = arith.constant 0.044715 : f32
+    %c1 = arith.constant 0.7978845608 : f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %x = arith.extf %in : bf16 to f32
+    %x2 = arith.mulf %x, %x : f32
+    %x3 = arith.mulf %x2, %x : f32
+    %p = arith.mulf %c0, %x3 : f32
+    %q = arith.addf %x, %p fastmath<reassoc> : f32
+    %u = arith.mulf %c1, %q : f32
+    %t = math.tanh %u : f32
+    %d = arith.addf %one, %t : f32
+    %h = arith.mulf %half, %x : f32
+    %r = arith.mulf %h, %d : f32
+    %b = arith.truncf %r : f32 to bf16
     memref.store %b, %out[] : memref<bf16>
     gpu.return
   }
