@@ -402,6 +402,8 @@ def Bf16MathToNVVMPass
     inputs are those of libdevice's `tanhf` bit for bit (`docs/
     Performance.md`, row `bf16-gelu-tanh`).
 
+    In a `gpu.module` whose NVVM target flushes subnormals (`ftz`), where
+    libdevice's polynomial flushes too, this second rewrite is not made.
     f32 tanh of f32 numbers, and a tanh whose f32 result is used
     unrounded, are left as they are.
   }];

@@ -250,6 +250,17 @@ F32Bounds boundLibdeviceTanh(llvm::ArrayRef<F32Bounds> operands) {
   return boundTanhf(operands[0]);
 }
 
+/// Whether a target of `module` flushes subnormals (NVVM's `ftz`): libdevice
+/// then computes its polynomial branch with flushing instructions, which
+/// boundLibdeviceTanh does not model.
+bool flushesSubnormals(gpu::GPUModuleOp module) {
+  ArrayAttr targets = module.getTargetsAttr();
+  return targets && llvm::any_of(targets, [](Attribute target) {
+           auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target);
+           return nvvm && nvvm.hasFtz();
+         });
+}
+
 struct Bf16MathToNVVMPass
     : pointwise::impl::Bf16MathToNVVMPassBase<Bf16MathToNVVMPass> {
   void runOnOperation() override {
@@ -260,12 +271,14 @@ struct Bf16MathToNVVMPass
       if (element.isF32() && (!vectorType || vectorType.getRank() == 1))
         candidates.push_back(tanh);
     });
+    bool checkFunctions = !flushesSubnormals(getOperation());
     for (math::TanhOp tanh : candidates) {
       OpBuilder builder(tanh);
       Value replacement;
       if (holdsBf16(tanh.getOperand()) && isRoundedToBf16(tanh.getResult())) {
         replacement = createBf16Tanh(builder, tanh.getLoc(), tanh.getOperand());
-      } else if (std::optional<Bf16Function> function = findBf16Function(tanh);
+      } else if (std::optional<Bf16Function> function =
+                     checkFunctions ? findBf16Function(tanh) : std::nullopt;
                  function &&
                  roundsAlikeOnEveryInput(
                      *function, tanh, "tanh as libdevice's large branch",

@@ -208,3 +208,33 @@ gpu.module @not_functions {
     gpu.return
   }
 }
+
+// -----
+
+// A target that flushes subnormals: libdevice's polynomial branch then
+// flushes too, which the check's bounds do not model, so the GELU keeps
+// libdevice's tanhf.
+gpu.module @flushing [#nvvm.target<flags = {"ftz"}>] {
+  // CHECK-LABEL: gpu.func @gelu
+  // CHECK: math.tanh
+  // CHECK-NOT: nvvm.rcp.approx.ftz.f
+  gpu.func @gelu(%in: bf16, %out: memref<bf16>) kernel {
+    %c0 = arith.constant 0.044715 : f32
+    %c1 = arith.constant 0.7978845608 : f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %x = arith.extf %in : bf16 to f32
+    %x2 = arith.mulf %x, %x : f32
+    %x3 = arith.mulf %x2, %x : f32
+    %p = arith.mulf %c0, %x3 : f32
+    %q = arith.addf %x, %p : f32
+    %u = arith.mulf %c1, %q : f32
+    %t = math.tanh %u : f32
+    %d = arith.addf %one, %t : f32
+    %h = arith.mulf %half, %x : f32
+    %r = arith.mulf %h, %d : f32
+    %b = arith.truncf %r : f32 to bf16
+    memref.store %b, %out[] : memref<bf16>
+    gpu.return
+  }
+}
