@@ -8,16 +8,15 @@
 // Contiguous f32 at rank 1: 8-byte vector loads (pw-tile's choice for rank
 // 1 and 4-byte elements) with an L2 cache policy (pw-hint-global-loads:
 // evict_last when the launch reads at least 64 MiB, by its grid size,
-// evict_normal below) and 8-byte stores, one of each per thread and operand
-// (two memref inputs stream), both loads before any compute, in blocks of
-// 256 threads.
+// evict_normal below) and 8-byte stores, two of each per thread and operand
+// (two memref inputs stream: 16 bytes each), all loads before any compute,
+// in blocks of 256 threads.
 // CHECK-LABEL: .visible .entry add_contiguous_f32_kernel(
 // CHECK: createpolicy.fractional.L2::evict_last.b64 [[LAST:%rd[0-9]+]], 1.0;
 // CHECK: %nctaid.x
 // CHECK: createpolicy.fractional.L2::evict_normal.b64 [[NORMAL:%rd[0-9]+]], 1.0;
 // CHECK: selp.b64 [[POLICY:%rd[0-9]+]], [[LAST]], [[NORMAL]], %p{{[0-9]+}};
-// CHECK: ld.global.L1::evict_last.L2::cache_hint.b64 {{.*}}, [[POLICY]];
-// CHECK: ld.global.L1::evict_last.L2::cache_hint.b64 {{.*}}, [[POLICY]];
+// CHECK-COUNT-4: ld.global.L1::evict_last.L2::cache_hint.b64 {{.*}}, [[POLICY]];
 // CHECK-NOT: ld.global.{{.*}}{{v2|v4|b64}}
 // With hint-min-bytes=0 every launch is large enough: evict_last only.
 // ALWAYS-LABEL: .visible .entry add_contiguous_f32_kernel(
@@ -34,7 +33,7 @@
 // PLAIN: ld.global.nc.v2.{{b32|f32}}
 // PLAIN-NOT: cache_hint
 // CHECK: add.rn.f32
-// CHECK: st.global.v2.{{b32|f32}}
+// CHECK-COUNT-2: st.global.v2.{{b32|f32}}
 // CHECK-NOT: st.global.v2
 func.func @add_contiguous_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
   pointwise.map ins(%a, %b : memref<?xf32>, memref<?xf32>) outs(%c : memref<?xf32>) {

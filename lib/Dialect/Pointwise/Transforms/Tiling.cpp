@@ -176,7 +176,8 @@ struct TilePass : public pointwise::impl::TilePassBase<TilePass> {
       // At most 16 elements in flight per thread: wider vectors (f16, i8)
       // take fewer steps, which keeps the registers of the body in check
       // (docs/Performance.md, row `elements-in-flight`).
-      int64_t requested = unroll ? unroll : chooseUnroll(map, chosen);
+      int64_t requested =
+          unroll ? unroll : chooseUnroll(map, chosen, shape.vectorBytes);
       int64_t steps = std::max<int64_t>(
           1, std::min<int64_t>(requested,
                                kElementsInFlight / emitter.getVectorWidth()));

@@ -165,14 +165,18 @@ int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested) {
 }
 
 /// The unroll of option value 0. The linear strategy's bandwidth follows the
-/// bytes of loads a thread has in flight: one vector per operand is best
-/// when two or more memref inputs stream, two when one does; the general
-/// strategy takes 4 steps (docs/Performance.md, row `linear-unroll`).
-int64_t chooseUnroll(MapOp map, Strategy strategy) {
+/// bytes of loads a thread has in flight: with two or more memref inputs
+/// streaming, as many vectors per operand as make 16 bytes (one 16-byte
+/// vector, two 8-byte ones); with one, two vectors. The general strategy
+/// takes 4 steps (docs/Performance.md, row `linear-unroll`).
+int64_t chooseUnroll(MapOp map, Strategy strategy, int64_t vectorBytes) {
   if (strategy != Strategy::Linear)
     return 4;
+  constexpr int64_t kBytesInFlightPerOperand = 16;
   auto isMemRef = [](Value input) { return isa<MemRefType>(input.getType()); };
-  return llvm::count_if(map.getInputs(), isMemRef) >= 2 ? 1 : 2;
+  if (llvm::count_if(map.getInputs(), isMemRef) < 2)
+    return 2;
+  return std::max<int64_t>(1, kBytesInFlightPerOperand / vectorBytes);
 }
 
 /// Whether some operand read along its rows (static last stride 1) has a

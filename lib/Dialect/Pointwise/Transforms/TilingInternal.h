@@ -74,8 +74,8 @@ std::optional<unsigned> decideIndexBitwidthStatically(MapOp map);
 unsigned chooseIndexBitwidth(MapOp map);
 /// The largest tile edge up to `requested` whose tiles fit.
 int64_t fitTileEdge(MapOp map, int64_t transposedDim, int64_t requested);
-/// The unroll of option value 0.
-int64_t chooseUnroll(MapOp map, Strategy strategy);
+/// The unroll of option value 0, for vectors of `vectorBytes`.
+int64_t chooseUnroll(MapOp map, Strategy strategy, int64_t vectorBytes);
 /// The linear strategy's shape for option values 0.
 LinearShape chooseLinearShape(MapOp map, Strategy strategy);
 

@@ -454,9 +454,10 @@ def TilePass : Pass<"pw-tile"> {
     Option<"unroll", "unroll", "int64_t", /*default=*/"0",
            "Independent accesses per thread and operand (1 to 16), or 0 "
            "(auto) to "
-           "decide per map: for the linear strategy 1 vector when the map "
-           "has two or more memref inputs, 2 otherwise; for the general "
-           "strategy 4 elements">,
+           "decide per map: for the linear strategy, when the map has two "
+           "or more memref inputs, the vectors that make 16 bytes (1 of 16 "
+           "bytes, 2 of 8), 2 otherwise; for the general strategy 4 "
+           "elements">,
     Option<"tileEdge", "tile-edge", "int64_t", /*default=*/"64",
            "Edge of the square tiles of the transpose strategy: 16, 32 or "
            "64 (256 threads cover a tile in passes of 256 / edge rows); "
