@@ -11,6 +11,7 @@
 #include "Pointwise/Runtime/Runtime.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -22,6 +23,7 @@
 
 #include <dlfcn.h>
 #include <mutex>
+#include <optional>
 
 using namespace pointwise::capi;
 
@@ -75,31 +77,64 @@ void gatherInitializers(llvm::Module &module, bool constructors,
 
 } // namespace
 
-const std::string &pointwise::capi::getHostTargetName() {
-  static const std::string name = [] {
+namespace {
+
+/// What the JIT and the host compiler take of the host, detected once per
+/// process: detectHost asks the CPU for its name and features (cpuid, slow
+/// under a hypervisor), and a target machine made from them spends most of
+/// its construction closing the feature set, which the data layout needs
+/// too.
+struct HostDescription {
+  std::optional<llvm::orc::JITTargetMachineBuilder> builder;
+  std::optional<llvm::DataLayout> dataLayout;
+  std::string name;
+  std::string error;
+};
+
+const HostDescription &getHostDescription() {
+  static const HostDescription host = [] {
+    initializeHostTarget();
+    HostDescription description;
     auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!builder) {
-      llvm::consumeError(builder.takeError());
-      return std::string("unknown host");
+      description.error = llvm::toString(builder.takeError());
+      description.name = "unknown host";
+      return description;
     }
-    return builder->getTargetTriple().str() + " " + builder->getCPU() + " " +
-           builder->getFeatures().getString();
+    // Position-independent code: the JIT places the object anywhere.
+    builder->setRelocationModel(llvm::Reloc::PIC_);
+    builder->setCodeModel(llvm::CodeModel::Small);
+    description.name = builder->getTargetTriple().str() + " " +
+                       builder->getCPU() + " " +
+                       builder->getFeatures().getString();
+    auto dataLayout = builder->getDefaultDataLayoutForTarget();
+    if (!dataLayout) {
+      description.error = llvm::toString(dataLayout.takeError());
+      return description;
+    }
+    description.dataLayout = std::move(*dataLayout);
+    description.builder = std::move(*builder);
+    return description;
   }();
-  return name;
+  return host;
+}
+
+} // namespace
+
+const std::string &pointwise::capi::getHostTargetName() {
+  return getHostDescription().name;
 }
 
 bool pointwise::capi::compileHostObject(llvm::Module &module, size_t index,
                                         std::string &object,
                                         std::string &error) {
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder) {
-    error = llvm::toString(builder.takeError());
+  const HostDescription &host = getHostDescription();
+  if (!host.builder) {
+    error = host.error;
     return false;
   }
-  // Position-independent code: the JIT places the object anywhere.
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeModel(llvm::CodeModel::Small);
-  auto machine = builder->createTargetMachine();
+  llvm::orc::JITTargetMachineBuilder builder = *host.builder;
+  auto machine = builder.createTargetMachine();
   if (!machine) {
     error = llvm::toString(machine.takeError());
     return false;
@@ -118,7 +153,30 @@ bool pointwise::capi::compileHostObject(llvm::Module &module, size_t index,
 
 std::unique_ptr<HostJit> HostJit::create(llvm::ArrayRef<std::string> objects,
                                          std::string &error) {
-  auto built = llvm::orc::LLJITBuilder().create();
+  const HostDescription &host = getHostDescription();
+  if (!host.builder) {
+    error = host.error;
+    return nullptr;
+  }
+  // The JIT links objects compiled already (compileHostObject): it compiles
+  // no IR, so its compiler makes a target machine only if asked to, and it
+  // needs no platform support (the objects' constructors and destructors
+  // are functions of their own, gatherInitializers). The process's symbols
+  // come from the generators below.
+  auto built =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(*host.builder)
+          .setDataLayout(*host.dataLayout)
+          .setCompileFunctionCreator(
+              [](llvm::orc::JITTargetMachineBuilder builder)
+                  -> llvm::Expected<
+                      std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                return std::make_unique<llvm::orc::ConcurrentIRCompiler>(
+                    std::move(builder));
+              })
+          .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+          .setLinkProcessSymbolsByDefault(false)
+          .create();
   if (!built) {
     error = llvm::toString(built.takeError());
     return nullptr;

@@ -8,7 +8,9 @@
   general call path makes once it has read its arguments. Bound to the
   runtime's entry points when loaded.
 * :func:`bind_torch_tensors`: ``pointwise._torchtensors``, the C reader of
-  PyTorch tensors, when it was built for the torch in use.
+  PyTorch tensors, when it was built for the torch in use (its check's
+  verdict kept in :func:`cache_dir`).
+* :func:`cache_dir`: the directory of the package's disk cache.
 * :func:`make_launcher`: the launch of one family: ``_fastcall.Launcher``, or
   :class:`PythonLauncher` (the same packing with Python's struct module)
   only where the extension is not built or ``POINTWISE_FASTCALL=0``.
@@ -20,23 +22,37 @@ object it takes is ``pointwise._runtime.Runtime``.
 """
 
 import ctypes
+import hashlib
 import importlib.machinery
 import importlib.util
 import numbers
 import os
 import struct
+import tempfile
 import threading
 
 from . import _dtypes
 
 __all__ = ["library_candidates", "fastcall", "bind_torch_tensors",
-           "make_launcher", "PythonLauncher", "select"]
+           "make_launcher", "PythonLauncher", "select", "cache_dir"]
 
 FASTCALL_NAME = "_fastcall.abi3.so"
 TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
 # kTensorAccessVersion of python_bindings/src/TensorAccess.h: the table
 # layout this package's checks (_check_torch_tensors) read.
 _TENSOR_ACCESS_VERSION = 3
+
+
+def cache_dir():
+    """The package's on-disk cache directory (``$POINTWISE_CACHE_DIR``, by
+    default ``$XDG_CACHE_HOME/pointwise`` or ``~/.cache/pointwise``), or None
+    when ``POINTWISE_CACHE_DIR`` is empty (disabled)."""
+    env = os.environ.get("POINTWISE_CACHE_DIR")
+    if env is not None:
+        return env or None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pointwise")
 
 
 def library_candidates(name, env=None, first_dirs=()):
@@ -96,6 +112,9 @@ def _disabled(variable):
 
 _fastcall = None  # None: not tried yet; False: not in use; the module
 _torch_tensors = None  # the same
+# Where the dtype table of the bound reader came from: "checked" (by
+# _check_torch_tensors in this process) or "disk" (a verdict kept earlier).
+torch_tensors_table_origin = None
 _lock = threading.Lock()
 
 
@@ -187,6 +206,79 @@ def _check_torch_tensors(module, runtime, torch):
     return tuple(table)
 
 
+def _verdict_path(reader_path, torch):
+    """Where the verdict of _check_torch_tensors on the reader at
+    `reader_path` under this `torch` is kept: a file of the disk cache named
+    by the reader's and torch's releases and by the size and modification
+    time of the reader and of torch's libraries, so that a rebuilt or
+    reinstalled one is checked again. None without a disk cache."""
+    directory = cache_dir()
+    if not directory:
+        return None
+    torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
+    identity = [torch.__version__, getattr(torch.version, "git_version", None),
+                _TENSOR_ACCESS_VERSION]
+    for path in (reader_path, os.path.join(torch_lib, "libc10.so"),
+                 os.path.join(torch_lib, "libc10_cuda.so"),
+                 os.path.join(torch_lib, "libtorch_python.so")):
+        try:
+            stat = os.stat(path)
+            identity.append((os.path.abspath(path), stat.st_size,
+                             stat.st_mtime_ns))
+        except OSError:
+            identity.append((path, None))
+    key = hashlib.sha256(repr(identity).encode()).hexdigest()[:40]
+    return os.path.join(directory, "torchtensors-%s.dtypes" % key)
+
+
+def _load_verdict(path, module, torch):
+    """The dtype table kept at `path` when it still reads one fresh view as
+    torch does (a guard against a file that is not what it names), else
+    None."""
+    try:
+        with open(path, "rb") as f:
+            names = f.read(4096).decode("ascii").split()
+    except (OSError, UnicodeDecodeError):
+        return None
+    table = tuple(None if name == "-" else getattr(torch, name, False)
+                  for name in names)
+    if not table or any(dtype is False for dtype in table):
+        return None
+    tensor = torch.empty((3, 5), dtype=torch.float32, device="cuda")[1:, 2:]
+    probe = module.probe(tensor)
+    if probe is None or probe[0] != tensor.data_ptr() or \
+            probe[1] != (2, 3) or probe[5] != tuple(tensor.stride()) or \
+            not 0 <= probe[2] < len(table) or \
+            table[probe[2]] is not torch.float32:
+        return None
+    return table
+
+
+def _save_verdict(path, table):
+    """Keeps `table` at `path` (a temporary file and a rename); a cache that
+    cannot be written costs the check at the next first call, nothing
+    more."""
+    directory = os.path.dirname(path)
+    text = " ".join("-" if dtype is None else str(dtype).rsplit(".", 1)[-1]
+                    for dtype in table) + "\n"
+    temporary = None
+    try:
+        os.makedirs(directory, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(".dtypes.tmp", ".pwc-", directory)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("ascii"))
+        os.replace(temporary, path)
+        temporary = None
+    except OSError:
+        pass
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
 def bind_torch_tensors(module, runtime, torch):
     """Lets the C calls of `module` (``pointwise._fastcall``) read torch
     tensors, allocate and find streams through pointwise._torchtensors
@@ -194,8 +286,11 @@ def bind_torch_tensors(module, runtime, torch):
     it was built for this torch's release from the same sources (git
     revision; any CUDA variant) and passes
     _check_torch_tensors; otherwise, or with ``POINTWISE_TORCH_TENSORS=0``,
-    they read attributes."""
-    global _torch_tensors
+    they read attributes. The check's verdict (its dtype table) is kept in
+    the disk cache, so that later processes bind in a few microseconds
+    instead of about a millisecond (docs/Performance.md, row
+    `torch-tensor-reader`)."""
+    global _torch_tensors, torch_tensors_table_origin
     if _torch_tensors is not None:
         return
     with _lock:
@@ -217,11 +312,19 @@ def bind_torch_tensors(module, runtime, torch):
                 table_version != _TENSOR_ACCESS_VERSION or \
                 git_version != getattr(torch.version, "git_version", None):
             return  # another torch, or a module left from an older build
-        table = _check_torch_tensors(reader, runtime, torch)
+        verdict = _verdict_path(path, torch)
+        table = _load_verdict(verdict, reader, torch) if verdict else None
+        origin = "disk"
         if table is None:
-            return
+            table = _check_torch_tensors(reader, runtime, torch)
+            if table is None:
+                return
+            origin = "checked"
+            if verdict:
+                _save_verdict(verdict, table)
         module.bind_tensors(reader.table(), table)
         _torch_tensors = reader
+        torch_tensors_table_origin = origin
 
 
 def torch_tensors_in_use():

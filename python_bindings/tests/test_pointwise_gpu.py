@@ -521,6 +521,63 @@ def test_torch_tensor_reader_matches_attributes(monkeypatch):
     torch.testing.assert_close(s, x.float() + y)
 
 
+_READER_USER = """
+import torch, pointwise as pw
+from pointwise import _native
+@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+def add(x, y):
+    return x + y
+a = torch.arange(1024, dtype=torch.float32, device="cuda")
+h = torch.arange(1024, dtype=torch.float16, device="cuda")
+for _ in range(3):  # the general call plans; the C call reads then
+    assert torch.equal(add(a, a), a * 2)
+    assert torch.equal(add(h, a), h.float() + a)
+print(_native.torch_tensors_table_origin, _native.torch_tensors_in_use())
+"""
+
+
+def test_torch_tensor_reader_verdict_is_kept_on_disk(tmp_path):
+    """The reader's check runs in the first process that binds it; later
+    processes take its dtype table from the disk cache, unless the kept
+    table fails the guard (a damaged or foreign file), which checks again
+    and rewrites it."""
+    import subprocess
+    import sys
+    from pointwise import _native, _runtime
+    path = _native._beside_runtime(
+        _native.torch_tensors_name(torch.__version__),
+        _runtime.load_runtime().path)
+    if path is None or _native.fastcall(_runtime.load_runtime()) is None:
+        pytest.skip("no pointwise._torchtensors for torch %s here"
+                    % torch.__version__)
+    cache = tmp_path / "cache"
+    env = dict(os.environ, POINTWISE_CACHE_DIR=str(cache),
+               POINTWISE_PROGRESS="0", PYTHONPATH=os.pathsep.join(sys.path))
+    env.pop("POINTWISE_TORCH_TENSORS", None)
+
+    def run():
+        done = subprocess.run([sys.executable, "-c", _READER_USER], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert run() == ["checked", "True"]
+    kept = [f for f in os.listdir(cache) if f.startswith("torchtensors-")]
+    assert len(kept) == 1 and kept[0].endswith(".dtypes")
+    kept = cache / kept[0]
+    verdict = kept.read_text()
+    names = verdict.split()
+    assert "float32" in names and "float16" in names and "bfloat16" in names
+    assert run() == ["disk", "True"]
+    # float32's code naming float64: the guard's probe refuses it.
+    swapped = ["float64" if n == "float32" else
+               "float32" if n == "float64" else n for n in names]
+    for damaged in (" ".join(swapped), "not_a_dtype float32", "", "\xff"):
+        kept.write_bytes(damaged.encode("latin-1"))
+        assert run() == ["checked", "True"], damaged
+        assert kept.read_text() == verdict
+
+
 def test_zero_dim_tensors_promote_like_torch():
     """A 0-d tensor is PyTorch's own promotion class, below tensors with
     dims: float32 with a 0-d float64 stays float32, int32 with a 0-d float64
