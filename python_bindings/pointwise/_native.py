@@ -240,9 +240,11 @@ def _load_verdict(path, module, torch):
             names = f.read(4096).decode("ascii").split()
     except (OSError, UnicodeDecodeError):
         return None
-    table = tuple(None if name == "-" else getattr(torch, name, False)
+    table = tuple(None if name == "-" else getattr(torch, name, None)
                   for name in names)
-    if not table or any(dtype is False for dtype in table):
+    if not table or any(
+            name != "-" and not isinstance(dtype, torch.dtype)
+            for name, dtype in zip(names, table)):
         return None
     tensor = torch.empty((3, 5), dtype=torch.float32, device="cuda")[1:, 2:]
     probe = module.probe(tensor)

@@ -572,7 +572,8 @@ def test_torch_tensor_reader_verdict_is_kept_on_disk(tmp_path):
     # float32's code naming float64: the guard's probe refuses it.
     swapped = ["float64" if n == "float32" else
                "float32" if n == "float64" else n for n in names]
-    for damaged in (" ".join(swapped), "not_a_dtype float32", "", "\xff"):
+    for damaged in (" ".join(swapped), "not_a_dtype float32", "nn float32",
+                    "", "\xff"):
         kept.write_bytes(damaged.encode("latin-1"))
         assert run() == ["checked", "True"], damaged
         assert kept.read_text() == verdict
