@@ -38,7 +38,7 @@ import tempfile
 import threading
 import time
 
-from ._native import cache_dir
+from ._native import cache_dir, write_atomically
 from ._runtime import (PW_ERROR_INVALID_VALUE, PW_STRATEGY_LINEAR_NARROW,
                        PW_STRATEGY_TRANSPOSE, PointwiseError, VariantLoader,
                        _PwFamily, library_candidates, load_runtime)
@@ -405,39 +405,33 @@ def _save(compiler, handle, path):
     (each atomically: a temporary file and a rename; the library first, so a
     crash in between leaves a hash that does not match). Returns an error
     message, or None."""
-    directory = os.path.dirname(path)
-    temporary = digest_temporary = None
+    temporary = None
     try:
-        # Names no other thread or process uses (pwcSave renames onto it).
-        fd, temporary = tempfile.mkstemp(".pwlib.tmp", ".pwc-", directory)
+        # A name no other thread or process uses (pwcSave renames onto it).
+        fd, temporary = tempfile.mkstemp(".pwlib.tmp", ".pwc-",
+                                         os.path.dirname(path))
         os.close(fd)
         if compiler.lib.pwcSave(handle, temporary.encode()) != 0:
             return compiler.last_error()
         digest = _file_digest(temporary)
         if digest is None:
             return "cannot read back %s" % temporary
-        fd, digest_temporary = tempfile.mkstemp(".sha256.tmp", ".pwc-",
-                                                directory)
-        # mkstemp makes the file private; give the digest the library's
-        # permissions (pwcSave created that file under the umask), so that
-        # a cache others may read is usable by them.
-        try:
-            os.fchmod(fd, os.stat(temporary).st_mode & 0o777)
-        except OSError:
-            pass
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(digest + "\n")
+        # The digest takes the library's permissions (pwcSave created that
+        # file under the umask), so that a cache others may read is usable
+        # by them.
+        mode = os.stat(temporary).st_mode & 0o777
         os.replace(temporary, path)
-        os.replace(digest_temporary, _digest_path(path))
+        temporary = None
+        write_atomically(_digest_path(path), (digest + "\n").encode("ascii"),
+                         mode)
     except OSError as e:
         return str(e)
     finally:
-        for leftover in (temporary, digest_temporary):
-            if leftover is not None:
-                try:
-                    os.unlink(leftover)
-                except OSError:
-                    pass
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
     return None
 
 

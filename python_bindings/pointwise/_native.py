@@ -10,7 +10,8 @@
 * :func:`bind_torch_tensors`: ``pointwise._torchtensors``, the C reader of
   PyTorch tensors, when it was built for the torch in use (its check's
   verdict kept in :func:`cache_dir`).
-* :func:`cache_dir`: the directory of the package's disk cache.
+* :func:`cache_dir`: the directory of the package's disk cache, and
+  :func:`write_atomically`, how files go into it.
 * :func:`make_launcher`: the launch of one family: ``_fastcall.Launcher``, or
   :class:`PythonLauncher` (the same packing with Python's struct module)
   only where the extension is not built or ``POINTWISE_FASTCALL=0``.
@@ -34,7 +35,8 @@ import threading
 from . import _dtypes
 
 __all__ = ["library_candidates", "fastcall", "bind_torch_tensors",
-           "make_launcher", "PythonLauncher", "select", "cache_dir"]
+           "make_launcher", "PythonLauncher", "select", "cache_dir",
+           "write_atomically"]
 
 FASTCALL_NAME = "_fastcall.abi3.so"
 TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
@@ -256,29 +258,39 @@ def _load_verdict(path, module, torch):
     return table
 
 
+def write_atomically(path, data, mode=None):
+    """Writes the bytes `data` to `path` through a temporary file beside it
+    and a rename, so that readers see the old file or the whole new one,
+    never part of it; `mode` sets the new file's permissions (mkstemp makes
+    it private). Raises OSError, leaving no temporary file behind."""
+    fd, temporary = tempfile.mkstemp(".tmp", ".pwc-", os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if mode is not None:
+                try:
+                    os.fchmod(f.fileno(), mode)
+                except OSError:
+                    pass
+            f.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
 def _save_verdict(path, table):
-    """Keeps `table` at `path` (a temporary file and a rename); a cache that
-    cannot be written costs the check at the next first call, nothing
-    more."""
-    directory = os.path.dirname(path)
+    """Keeps `table` at `path`; a cache that cannot be written costs the
+    check at the next first call, nothing more."""
     text = " ".join("-" if dtype is None else str(dtype).rsplit(".", 1)[-1]
                     for dtype in table) + "\n"
-    temporary = None
     try:
-        os.makedirs(directory, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(".dtypes.tmp", ".pwc-", directory)
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("ascii"))
-        os.replace(temporary, path)
-        temporary = None
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_atomically(path, text.encode("ascii"))
     except OSError:
         pass
-    finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
 
 
 def bind_torch_tensors(module, runtime, torch):
