@@ -70,3 +70,27 @@ func.func @capped_f16(%a: memref<?xf16>, %c: memref<?xf16>) {
   }
   return
 }
+
+// -----
+
+// A run-time last stride decides per operand between its vectors and its
+// lanes: one branch loads the operand's vectors of every chunk, so that
+// they are all in flight before any computation.
+// CHECK-LABEL: func @runtime_stride
+// AUTO: scf.if %{{.*}} -> (vector<8xf16>, vector<8xf16>) {
+// AUTO-NEXT: vector.load %{{.*}} : memref<1099511627776xf16>, vector<8xf16>
+// AUTO-NEXT: vector.load %{{.*}} : memref<1099511627776xf16>, vector<8xf16>
+// AUTO-NEXT: scf.yield
+// AUTO: } else {
+// AUTO-COUNT-16: memref.load
+// AUTO: scf.yield
+// AUTO-NOT: vector.load
+// AUTO: vector.store
+func.func @runtime_stride(%a: memref<?xf16, strided<[?], offset: ?>>, %c: memref<?xf16, strided<[?], offset: ?>>) {
+  pointwise.map ins(%a : memref<?xf16, strided<[?], offset: ?>>) outs(%c : memref<?xf16, strided<[?], offset: ?>>) {
+  ^bb0(%x: f16):
+    %0 = arith.negf %x : f16
+    pointwise.yield %0 : f16
+  }
+  return
+}

@@ -122,53 +122,72 @@ void KernelEmitter::emitGuardedScalarElement(Value linear) {
 
 /// Full vectors for every chunk: all loads first, so that each thread has
 /// `unroll` independent accesses per operand in flight, then compute and
-/// store.
+/// store. An operand whose run-time stride decides between its vectors and
+/// its lanes loads every chunk under one branch: with a branch per chunk,
+/// ptxas if-converts them and schedules a later chunk's load after the
+/// computation of the earlier ones.
 void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
                                      Value first) {
   SmallVector<SmallVector<Value>> offsets;
-  SmallVector<SmallVector<SmallVector<Value>>> lanes; // chunk, input, lane
-  for (Value chunk : chunkIndices) {
+  for (Value chunk : chunkIndices)
     offsets.push_back(
         computeOffsets(add(first, mul(chunk, constant(vectorWidth)))));
+
+  // Per input with a vector flag, its vector of each chunk.
+  SmallVector<SmallVector<Value>> flaggedVectors(inputs.size());
+  for (auto [index, operand] : llvm::enumerate(inputs)) {
+    if (!operand.flat || !operand.vectorized || !operand.vectorFlag)
+      continue;
+    auto type = VectorType::get({vectorWidth}, operand.elementType);
+    int64_t alignment = vectorWidth * getElementByteWidth(operand.elementType);
+    SmallVector<Type> types(chunkIndices.size(), type);
+    // A uniform branch: the whole vectors, or their lanes one by one along
+    // the run-time stride.
+    auto ifVector = scf::IfOp::create(builder, loc, types, operand.vectorFlag,
+                                      /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard branches(builder);
+    builder.setInsertionPointToStart(ifVector.thenBlock());
+    SmallVector<Value> vectors;
+    for (SmallVector<Value> &chunkOffsets : offsets)
+      vectors.push_back(vector::LoadOp::create(
+          builder, loc, type, operand.flat,
+          ValueRange{toIndex(chunkOffsets[index])},
+          /*nontemporal=*/false, llvm::MaybeAlign(alignment)));
+    scf::YieldOp::create(builder, loc, vectors);
+    builder.setInsertionPointToStart(ifVector.elseBlock());
+    vectors.clear();
+    for (SmallVector<Value> &chunkOffsets : offsets) {
+      SmallVector<Value> laneValues;
+      for (int64_t lane = 0; lane < vectorWidth; ++lane)
+        laneValues.push_back(
+            load(operand, laneOffset(operand, chunkOffsets[index], lane)));
+      vectors.push_back(
+          vector::FromElementsOp::create(builder, loc, type, laneValues));
+    }
+    scf::YieldOp::create(builder, loc, vectors);
+    flaggedVectors[index].assign(ifVector.getResults().begin(),
+                                 ifVector.getResults().end());
+  }
+
+  SmallVector<SmallVector<SmallVector<Value>>> lanes; // chunk, input, lane
+  for (auto [chunk, chunkOffsets] : llvm::enumerate(offsets)) {
     SmallVector<SmallVector<Value>> chunkLanes;
-    for (auto [index, input] : llvm::enumerate(inputs)) {
-      // A reference the lambda below can capture (a structured binding
-      // cannot be, before C++20).
-      const FlatOperand &operand = input;
+    for (auto [index, operand] : llvm::enumerate(inputs)) {
       SmallVector<Value> values;
-      Value offset = offsets.back()[index];
+      Value offset = chunkOffsets[index];
       if (!operand.flat) {
         values.assign(vectorWidth, scalarInputs[index]);
       } else if (operand.vectorized) {
-        auto type = VectorType::get({vectorWidth}, operand.elementType);
-        int64_t alignment =
-            vectorWidth * getElementByteWidth(operand.elementType);
-        auto loadVector = [&] {
-          return vector::LoadOp::create(
+        Value vector;
+        if (operand.vectorFlag) {
+          vector = flaggedVectors[index][chunk];
+        } else {
+          auto type = VectorType::get({vectorWidth}, operand.elementType);
+          int64_t alignment =
+              vectorWidth * getElementByteWidth(operand.elementType);
+          vector = vector::LoadOp::create(
               builder, loc, type, operand.flat, ValueRange{toIndex(offset)},
               /*nontemporal=*/false, llvm::MaybeAlign(alignment));
-        };
-        Value vector;
-        if (!operand.vectorFlag) {
-          vector = loadVector();
-        } else {
-          // A uniform branch: the whole vector, or its lanes one by one
-          // along the run-time stride.
-          auto ifVector = scf::IfOp::create(builder, loc, TypeRange{type},
-                                            operand.vectorFlag,
-                                            /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard branches(builder);
-          builder.setInsertionPointToStart(ifVector.thenBlock());
-          scf::YieldOp::create(builder, loc, ValueRange{loadVector()});
-          builder.setInsertionPointToStart(ifVector.elseBlock());
-          SmallVector<Value> laneValues;
-          for (int64_t lane = 0; lane < vectorWidth; ++lane)
-            laneValues.push_back(
-                load(operand, laneOffset(operand, offset, lane)));
-          scf::YieldOp::create(builder, loc,
-                               ValueRange{vector::FromElementsOp::create(
-                                   builder, loc, type, laneValues)});
-          vector = ifVector.getResult(0);
         }
         for (int64_t lane = 0; lane < vectorWidth; ++lane)
           values.push_back(
