@@ -4,8 +4,10 @@
 1. First call of a freshly decorated binary f32 add (``@pw.pointwise``), per
    rank 1-6, in a new process: cold (empty disk cache) and warm (the cache
    filled by the cold run), as the median of ``--repeat`` processes, split
-   into stages: import of the package, loading the compiler library, trace
-   (Python -> MLIR), compile (pwcCompile: MLIR passes, LLVM NVPTX, PTX ->
+   into stages: import of the package, the wait for the compiler library
+   (the decorator starts loading it on a thread of its own; the wait is
+   what is left of that when the first call needs it), trace (Python ->
+   MLIR), compile (pwcCompile: MLIR passes, LLVM NVPTX, PTX ->
    cubin where the format asks for it, host object), save (pwcSave and its
    hash), load (disk cache: hash and pwcLoad), and launch (the first call's
    remainder: layout dispatch, GPU module load (with PTX, the format used
@@ -19,7 +21,9 @@
    Per mode (``--modes``): `on-demand`, the package's default, compiles the
    family's tables and then each variant when a call first chooses it;
    `complete` (``POINTWISE_ON_DEMAND=0``) compiles every variant at the
-   first call.
+   first call; `serial` is `on-demand` without the decorator's loading of
+   the compiler library ahead of the call (``POINTWISE_PREFETCH=0``): the
+   first call loads it.
    With a CUDA device (PyTorch) the call runs on it; without one, what the
    first call compiles is compiled for ``--chip`` exactly as it would be
    (on demand: the tables and the variant a contiguous call chooses), and
@@ -47,13 +51,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 STAGES = ["import", "compiler", "trace", "compile", "save", "load", "launch",
           "first_call", "cpu", "next", "next_load"]
-MODES = ["on-demand", "complete"]
+MODES = ["on-demand", "complete", "serial"]
 
 
 def cpu_seconds():
@@ -94,11 +99,26 @@ def child(rank, device, chip):
                 times[stage] += time.perf_counter() - began
         return wrapper
 
-    began = time.perf_counter()
-    compiler = _compiler.load_compiler()
-    times["compiler"] = time.perf_counter() - began
-    lib = compiler.lib
-    lib.pwcCompile = timed("compile", lib.pwcCompile)
+    # The compiler library: the decorator starts loading it on a thread of
+    # its own (unless POINTWISE_PREFETCH=0); `compiler` is the time the
+    # first call waits for it (or loads it).
+    load_compiler = _compiler.load_compiler
+
+    def timed_load_compiler():
+        main = threading.current_thread() is threading.main_thread()
+        began = time.perf_counter()
+        compiler = load_compiler()
+        if main:
+            times["compiler"] += time.perf_counter() - began
+        with compile_lock:
+            if not hasattr(compiler.lib.pwcCompile, "timed"):
+                compiler.lib.pwcCompile = timed("compile",
+                                                compiler.lib.pwcCompile)
+                compiler.lib.pwcCompile.timed = True
+        return compiler
+
+    compile_lock = threading.Lock()
+    _compiler.load_compiler = timed_load_compiler
     _compiler._load = timed("load", _compiler._load)
     _compiler._save = timed("save", _compiler._save)
     _trace.trace_function = timed("trace", _trace.trace_function)
@@ -159,14 +179,16 @@ def child(rank, device, chip):
     # The stages of the first call alone; `next` is the second call whole.
     first["next"] = times["next"]
     first["next_load"] = times["next_load"]
-    first["launch"] = max(0.0, first["first_call"] - first["trace"] -
-                          first["compile"] - first["save"] - first["load"])
+    first["launch"] = max(0.0, first["first_call"] - first["compiler"] -
+                          first["trace"] - first["compile"] - first["save"] -
+                          first["load"])
     print(json.dumps(first))
 
 
 def run_child(rank, device, chip, cache, package, mode):
     env = dict(os.environ, POINTWISE_CACHE_DIR=cache, POINTWISE_PROGRESS="0",
-               POINTWISE_ON_DEMAND="1" if mode == "on-demand" else "0")
+               POINTWISE_ON_DEMAND="0" if mode == "complete" else "1",
+               POINTWISE_PREFETCH="0" if mode == "serial" else "1")
     if os.path.isdir(os.path.join(package, "pointwise")):
         env["PYTHONPATH"] = os.pathsep.join(
             [package] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -327,7 +349,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--modes", type=lambda t: t.split(","),
                         default=MODES, help="first-call modes to measure, "
-                        "comma-separated: on-demand, complete (default both)")
+                        "comma-separated: on-demand, complete, serial (default all)")
     parser.add_argument("--device", choices=["auto", "cpu", "cuda"],
                         default="auto", help="cuda: launch on the GPU "
                         "(PyTorch); cpu: compile only (default: cuda when "

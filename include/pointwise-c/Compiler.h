@@ -43,6 +43,12 @@ typedef struct pwcLibrary pwcLibrary;
  * caches of compiled libraries key on it. */
 PWC_API const char *pwcGetVersion(void);
 
+/* The host machine code that compiled libraries hold and pwcLoad accepts:
+ * "<triple> <cpu> <features>" of this machine, or "unknown host" where LLVM
+ * cannot describe it (then pwcCompile and pwcLoad fail). The first call
+ * (or the first compilation or load) works it out for the process. */
+PWC_API const char *pwcGetHostTarget(void);
+
 /* The calling thread's last error message ("" if none). Valid until the
  * thread's next failing call. */
 PWC_API const char *pwcGetLastError(void);

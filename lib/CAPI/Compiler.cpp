@@ -212,6 +212,8 @@ pwStatus addEntries(const pwFamily *into, const pwFamily *from,
 
 const char *pwcGetVersion(void) { return getVersion().c_str(); }
 
+const char *pwcGetHostTarget(void) { return capi::getHostTargetName().c_str(); }
+
 const char *pwcGetLastError(void) { return lastError.c_str(); }
 
 pwStatus pwcCompile(const char *source, size_t length, const char *options,

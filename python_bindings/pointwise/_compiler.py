@@ -38,14 +38,14 @@ import tempfile
 import threading
 import time
 
-from ._native import cache_dir, write_atomically
+from ._native import _disabled, cache_dir, write_atomically
 from ._runtime import (PW_ERROR_INVALID_VALUE, PW_STRATEGY_LINEAR_NARROW,
                        PW_STRATEGY_TRANSPOSE, PointwiseError, VariantLoader,
                        _PwFamily, library_candidates, load_runtime)
 
 __all__ = ["CompiledLibrary", "compile_families", "cache_dir",
-           "load_compiler", "compiler_version", "clear_memory_cache",
-           "variant_name"]
+           "load_compiler", "prefetch_compiler", "compiler_version",
+           "clear_memory_cache", "variant_name"]
 
 COMPILER_NAME = "libPointwiseC.so"
 
@@ -83,14 +83,21 @@ class _Compiler:
         lib.pwcLoadVariants.argtypes = [c_void_p, c_char_p, c_char_p]
         lib.pwcDestroy.restype = None
         lib.pwcDestroy.argtypes = [c_void_p]
+        lib.pwcGetHostTarget.restype = c_char_p
+        lib.pwcGetHostTarget.argtypes = []
         self.version = lib.pwcGetVersion().decode()
+        # The host's description, which every compilation and load needs:
+        # worked out here, on the thread that loads the library.
+        self.host_target = lib.pwcGetHostTarget().decode()
         # What the disk cache's keys name the compiler by: the version
         # string does not change between builds, but code generation (and
         # the runtime functions compiled code calls) may, so the library
-        # file's size and modification time join it.
+        # file's size and modification time join it; and the host, since
+        # pwcLoad refuses another CPU's machine code (a cache shared by
+        # machines keeps an entry per host).
         stat = os.stat(path)
-        self.identity = "%s; %d bytes, mtime %d ns" % (
-            self.version, stat.st_size, stat.st_mtime_ns)
+        self.identity = "%s; %d bytes, mtime %d ns; host %s" % (
+            self.version, stat.st_size, stat.st_mtime_ns, self.host_target)
 
     def last_error(self):
         message = self.lib.pwcGetLastError()
@@ -120,6 +127,33 @@ def load_compiler():
                     % (COMPILER_NAME, ", ".join(candidates)))
             _compiler = _Compiler(os.path.abspath(path))
         return _compiler
+
+
+_prefetch_started = False
+
+
+def prefetch_compiler():
+    """Starts loading the compiler library on a daemon thread, once per
+    process, so that the first call that needs it (a cache hit too: pwcLoad
+    is the compiler's) finds it loaded instead of waiting about 4 ms for the
+    dynamic loader (docs/Performance.md, row `compiler-prefetch`). The
+    decorator calls it; ``POINTWISE_PREFETCH=0`` turns it off. A failure is
+    left for that first call to report, where load_compiler runs again."""
+    global _prefetch_started
+    if _prefetch_started or _compiler is not None:
+        return
+    _prefetch_started = True
+    if _disabled("POINTWISE_PREFETCH"):
+        return
+
+    def load():
+        try:
+            load_compiler()
+        except Exception:  # reported by the call that needs the compiler
+            pass
+
+    threading.Thread(target=load, name="pointwise-compiler-load",
+                     daemon=True).start()
 
 
 def compiler_version():

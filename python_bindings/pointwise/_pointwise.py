@@ -251,6 +251,9 @@ class PointwiseFunction:
         # library function (exp, pow, sinf...) does not take the place of
         # the libm calls of its own body in the CPU JIT.
         self._symbol = _SYMBOL_PREFIX + re.sub(r"\W", "_", self.__name__)
+        # Every first call needs the compiler library, loading from the
+        # disk cache included: load it while the caller does other work.
+        _compiler.prefetch_compiler()
 
     def __repr__(self):
         return "<pointwise function %s: %d inputs, %d outputs>" % (

@@ -372,3 +372,68 @@ def test_two_processes_filling_one_cache(device, tmp_path):
     assert third.returncode == 0, third.stderr
     assert third.stdout.splitlines() == [" ".join(["disk"] * 3),
                                          " ".join(["disk"] * 5)]
+
+
+_PREFETCH = """
+import sys, threading
+import numpy as np
+import pointwise as pw
+from pointwise import _compiler
+assert _compiler._compiler is None  # importing loads no compiler
+
+@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+def add(x, y):
+    return x + y
+
+loaders = [t for t in threading.enumerate()
+           if t.name == "pointwise-compiler-load"]
+print(len(loaders))
+for t in loaders:
+    t.join()
+print(_compiler._compiler is not None)
+x = np.arange(6, dtype=np.float32)
+try:
+    print(add(x, x).tolist() == (2 * x).tolist())
+except OSError as e:
+    print("OSError: %s" % e)
+"""
+
+
+def _run_prefetch_script(tmp_path, **env_vars):
+    env = dict(os.environ, POINTWISE_CACHE_DIR=str(tmp_path / "cache"),
+               POINTWISE_PROGRESS="0", PYTHONPATH=os.pathsep.join(sys.path),
+               **env_vars)
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(_PREFETCH)],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.splitlines()
+
+
+def test_decorating_loads_the_compiler_on_a_thread(tmp_path):
+    """The decorator starts loading the compiler library on a thread of its
+    own, which has it loaded, host description included, before the first
+    call; the call then computes as always."""
+    assert _run_prefetch_script(tmp_path, POINTWISE_PREFETCH="1") == [
+        "1", "True", "True"]
+
+
+def test_prefetch_can_be_turned_off(tmp_path):
+    """With POINTWISE_PREFETCH=0 nothing loads before the first call, which
+    loads the compiler itself."""
+    assert _run_prefetch_script(tmp_path, POINTWISE_PREFETCH="0") == [
+        "0", "False", "True"]
+
+
+def test_a_compiler_that_fails_to_load_is_reported_by_the_first_call(
+        tmp_path):
+    """A compiler library that does not load makes the decorator's thread
+    give up quietly (decorating raises nothing) and the first call raise
+    OSError, as without the thread."""
+    broken = tmp_path / "libPointwiseC.so"
+    broken.write_text("not a shared library\n")
+    for prefetch in ("1", "0"):
+        lines = _run_prefetch_script(tmp_path, POINTWISE_PREFETCH=prefetch,
+                                     POINTWISE_COMPILER=str(broken))
+        assert lines[:2] == ["1" if prefetch == "1" else "0", "False"]
+        assert lines[2].startswith("OSError: ") and "libPointwiseC.so" in \
+            lines[2], lines

@@ -81,6 +81,33 @@ TEST(CompilerCAPI, VersionNamesLLVM) {
   EXPECT_NE(std::string(pwcGetVersion()).find("LLVM 22"), std::string::npos);
 }
 
+TEST(CompilerCAPI, HostTargetIsWhatSavedLibrariesRecord) {
+  // "<triple> <cpu> <features>", the second field of a saved library's
+  // header (after the version), which pwcLoad compares with this host's.
+  std::string host = pwcGetHostTarget();
+  ASSERT_NE(host, "unknown host");
+  size_t cpu = host.find(' ');
+  ASSERT_NE(cpu, std::string::npos) << host;
+  size_t features = host.find(' ', cpu + 1);
+  ASSERT_NE(features, std::string::npos) << host;
+  EXPECT_NE(host.substr(0, cpu).find("-linux"), std::string::npos) << host;
+  EXPECT_GT(features, cpu + 1) << host;             // a CPU name
+  EXPECT_EQ(std::string(pwcGetHostTarget()), host); // stable in the process
+
+  pwcLibrary *library = compile(kAxpy, "target=cpu");
+  ASSERT_TRUE(library);
+  std::string path = ::testing::TempDir() + "/pointwise-host-target.pwlib";
+  ASSERT_EQ(pwcSave(library, path.c_str()), PW_SUCCESS) << pwcGetLastError();
+  pwcDestroy(library);
+  std::ifstream saved(path, std::ios::binary);
+  std::string magic, header;
+  std::getline(saved, magic);
+  std::getline(saved, header, '\0'); // the version
+  std::getline(saved, header, '\0');
+  EXPECT_EQ(header, host);
+  std::remove(path.c_str());
+}
+
 TEST(CompilerCAPI, CpuFamilyRunsThroughTheRuntime) {
   pwcLibrary *library = compile(kAxpy, "target=cpu");
   ASSERT_TRUE(library);
