@@ -129,6 +129,8 @@ def load_compiler():
         return _compiler
 
 
+# The thread prefetch_compiler started, if it did.
+_prefetch_thread = None
 _prefetch_started = False
 
 
@@ -139,7 +141,7 @@ def prefetch_compiler():
     dynamic loader (docs/Performance.md, row `compiler-prefetch`). The
     decorator calls it; ``POINTWISE_PREFETCH=0`` turns it off. A failure is
     left for that first call to report, where load_compiler runs again."""
-    global _prefetch_started
+    global _prefetch_started, _prefetch_thread
     if _prefetch_started or _compiler is not None:
         return
     _prefetch_started = True
@@ -152,8 +154,9 @@ def prefetch_compiler():
         except Exception:  # reported by the call that needs the compiler
             pass
 
-    threading.Thread(target=load, name="pointwise-compiler-load",
-                     daemon=True).start()
+    _prefetch_thread = threading.Thread(
+        target=load, name="pointwise-compiler-load", daemon=True)
+    _prefetch_thread.start()
 
 
 def compiler_version():

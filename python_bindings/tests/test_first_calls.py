@@ -375,7 +375,6 @@ def test_two_processes_filling_one_cache(device, tmp_path):
 
 
 _PREFETCH = """
-import sys, threading
 import numpy as np
 import pointwise as pw
 from pointwise import _compiler
@@ -385,11 +384,11 @@ assert _compiler._compiler is None  # importing loads no compiler
 def add(x, y):
     return x + y
 
-loaders = [t for t in threading.enumerate()
-           if t.name == "pointwise-compiler-load"]
-print(len(loaders))
-for t in loaders:
-    t.join()
+loader = _compiler._prefetch_thread
+print(int(loader is not None))
+if loader is not None:
+    assert loader.name == "pointwise-compiler-load" and loader.daemon
+    loader.join()
 print(_compiler._compiler is not None)
 x = np.arange(6, dtype=np.float32)
 try:
