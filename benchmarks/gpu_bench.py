@@ -629,7 +629,7 @@ def main():
     res["host_call_path"] = "%s's call is %s; tensors read through %s" % (
         "@pw.pointwise" if options.decorator else "Family",
         type(type(called).__call__).__name__,
-        "pointwise._torchtensors (built for torch %s)" % torch.__version__
+        "%s (torch %s)" % (_native.torch_tensors_reader(), torch.__version__)
         if _native.torch_tensors_in_use() else "their Python attributes")
     if not options.decorator and hasattr(add, "_general_call"):
         # The family's general call, which the C call (FamilyCall) stands

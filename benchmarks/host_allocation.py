@@ -55,7 +55,7 @@ def main():
                                     torch.__version__))
     print("path: @pw.pointwise's call is %s; tensors read through %s"
           % (type(type(add).__call__).__name__,
-             "pointwise._torchtensors" if reader else "their attributes"))
+             _native.torch_tensors_reader() or "their attributes"))
 
     kept, state = [], {}
 

@@ -7,9 +7,10 @@
   AOT families (``FamilyCall``), and ``Launcher``, the launch that every
   general call path makes once it has read its arguments. Bound to the
   runtime's entry points when loaded.
-* :func:`bind_torch_tensors`: ``pointwise._torchtensors``, the C reader of
-  PyTorch tensors, when it was built for the torch in use (its check's
-  verdict kept in :func:`cache_dir`).
+* :func:`bind_torch_tensors`: the C reader of PyTorch tensors,
+  ``pointwise._torchtensors`` when it was built for the torch in use, else
+  ``pointwise._torchshim`` (torch's C shim, any release that exports it);
+  its check's verdict kept in :func:`cache_dir`.
 * :func:`cache_dir`: the directory of the package's disk cache, and
   :func:`write_atomically`, how files go into it.
 * :func:`make_launcher`: the launch of one family: ``_fastcall.Launcher``, or
@@ -35,11 +36,12 @@ import threading
 from . import _dtypes
 
 __all__ = ["library_candidates", "fastcall", "bind_torch_tensors",
-           "make_launcher", "PythonLauncher", "select", "cache_dir",
+           "torch_tensors_reader", "make_launcher", "PythonLauncher", "select", "cache_dir",
            "write_atomically"]
 
 FASTCALL_NAME = "_fastcall.abi3.so"
 TORCH_TENSORS_NAME = "_torchtensors.abi3.so"
+TORCH_SHIM_NAME = "_torchshim.abi3.so"
 # kTensorAccessVersion of python_bindings/src/TensorAccess.h: the table
 # layout this package's checks (_check_torch_tensors) read.
 _TENSOR_ACCESS_VERSION = 3
@@ -186,6 +188,11 @@ def _check_torch_tensors(module, runtime, torch):
             return None
     if module.probe(torch.empty(2)) is not None:  # a CPU tensor
         return None
+    # A view whose negative bit is set (the imaginary part of a conjugate)
+    # reads as its attributes resolve it, not through the table.
+    negative = torch.zeros(3, dtype=torch.complex64, device="cuda").conj().imag
+    if negative.is_neg() and module.probe(negative) is not None:
+        return None
     # A stream of the runtime's, made current as an ExternalStream: a
     # torch.cuda.Stream() would create torch's pool of streams for the
     # device, about 5 ms of the first call that binds the module
@@ -222,6 +229,8 @@ def _verdict_path(reader_path, torch):
                 _TENSOR_ACCESS_VERSION]
     for path in (reader_path, os.path.join(torch_lib, "libc10.so"),
                  os.path.join(torch_lib, "libc10_cuda.so"),
+                 os.path.join(torch_lib, "libtorch_cpu.so"),
+                 os.path.join(torch_lib, "libtorch_cuda.so"),
                  os.path.join(torch_lib, "libtorch_python.so")):
         try:
             stat = os.stat(path)
@@ -293,17 +302,76 @@ def _save_verdict(path, table):
         pass
 
 
+def _versioned_reader(runtime, torch):
+    """pointwise._torchtensors built for this torch's release from the same
+    sources (git revision; any CUDA variant), and its path; None when the
+    package has none, or one for another torch."""
+    path = _beside_runtime(torch_tensors_name(torch.__version__),
+                           runtime.path)
+    if path is None:
+        return None
+    try:
+        reader = _load_extension("pointwise._torchtensors", path)
+    except ImportError:
+        return None  # built against libraries this torch does not have
+    version, git_version, table_version = reader.built_for()
+    if torch_release(version) != torch_release(torch.__version__) or \
+            table_version != _TENSOR_ACCESS_VERSION or \
+            git_version != getattr(torch.version, "git_version", None):
+        return None  # another torch, or a module left from an older build
+    return reader, path
+
+
+def _tensor_offset(torch):
+    """Where a torch.Tensor object holds its at::Tensor (the address of its
+    TensorImpl, which ``Tensor._cdata`` gives): the one offset past the
+    object's header that holds it in each of a few CPU tensors, or None."""
+    header = ctypes.sizeof(ctypes.c_void_p) * 2
+    offsets = None
+    for tensor in (torch.empty(0), torch.empty(3), torch.empty((2, 2))[1:]):
+        address = getattr(tensor, "_cdata", None)
+        words = type(tensor).__basicsize__ // ctypes.sizeof(ctypes.c_void_p)
+        if not isinstance(address, int) or words <= 2:
+            return None
+        memory = (ctypes.c_void_p * words).from_address(id(tensor))
+        found = {i * ctypes.sizeof(ctypes.c_void_p) for i in range(words)
+                 if memory[i] == address and
+                 i * ctypes.sizeof(ctypes.c_void_p) >= header}
+        offsets = found if offsets is None else offsets & found
+    return offsets.pop() if offsets and len(offsets) == 1 else None
+
+
+def _shim_reader(runtime, torch):
+    """pointwise._torchshim bound to this torch's C shim, and its path; None
+    when the package has none or this torch lacks what it needs."""
+    path = _beside_runtime(TORCH_SHIM_NAME, runtime.path)
+    if path is None:
+        return None
+    offset = _tensor_offset(torch)
+    if offset is None:
+        return None
+    try:
+        reader = _load_extension("pointwise._torchshim", path)
+    except ImportError:
+        return None
+    torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
+    problem = reader.bind(*(os.path.join(torch_lib, name) for name in (
+        "libtorch_cpu.so", "libtorch_cuda.so", "libtorch_python.so")), offset)
+    return None if problem else (reader, path)
+
+
 def bind_torch_tensors(module, runtime, torch):
     """Lets the C calls of `module` (``pointwise._fastcall``) read torch
-    tensors, allocate and find streams through pointwise._torchtensors
-    (python_bindings/src/TorchTensors.cpp) instead of Python attributes, when
-    it was built for this torch's release from the same sources (git
-    revision; any CUDA variant) and passes
-    _check_torch_tensors; otherwise, or with ``POINTWISE_TORCH_TENSORS=0``,
-    they read attributes. The check's verdict (its dtype table) is kept in
-    the disk cache, so that later processes bind in a few microseconds
-    instead of about a millisecond (docs/Performance.md, row
-    `torch-tensor-reader`)."""
+    tensors, allocate and find streams through a reader instead of Python
+    attributes: pointwise._torchtensors
+    (python_bindings/src/TorchTensors.cpp) when it was built for this
+    torch's release, else pointwise._torchshim (TorchShim.cpp: torch's C
+    shim, any release that exports it); either only once it passes
+    _check_torch_tensors. ``POINTWISE_TORCH_TENSORS=0`` keeps attribute
+    reads; ``POINTWISE_TORCH_TENSORS=shim`` skips the first reader. The
+    check's verdict (its dtype table) is kept in the disk cache, so that
+    later processes bind in a few microseconds instead of about a
+    millisecond (docs/Performance.md, row `torch-tensor-reader`)."""
     global _torch_tensors, torch_tensors_table_origin
     if _torch_tensors is not None:
         return
@@ -311,21 +379,16 @@ def bind_torch_tensors(module, runtime, torch):
         if _torch_tensors is not None:
             return
         _torch_tensors = False
-        if _disabled("POINTWISE_TORCH_TENSORS"):
+        choice = os.environ.get("POINTWISE_TORCH_TENSORS", "1")
+        if _disabled("POINTWISE_TORCH_TENSORS") or \
+                not torch.cuda.is_available():
             return
-        path = _beside_runtime(torch_tensors_name(torch.__version__),
-                               runtime.path)
-        if path is None or not torch.cuda.is_available():
+        found = None if choice == "shim" else _versioned_reader(runtime,
+                                                                torch)
+        found = found or _shim_reader(runtime, torch)
+        if found is None:
             return
-        try:
-            reader = _load_extension("pointwise._torchtensors", path)
-        except ImportError:
-            return  # built against libraries this torch does not have
-        version, git_version, table_version = reader.built_for()
-        if torch_release(version) != torch_release(torch.__version__) or \
-                table_version != _TENSOR_ACCESS_VERSION or \
-                git_version != getattr(torch.version, "git_version", None):
-            return  # another torch, or a module left from an older build
+        reader, path = found
         verdict = _verdict_path(path, torch)
         table = _load_verdict(verdict, reader, torch) if verdict else None
         origin = "disk"
@@ -341,8 +404,16 @@ def bind_torch_tensors(module, runtime, torch):
         torch_tensors_table_origin = origin
 
 
+def torch_tensors_reader():
+    """The module through which the C calls read torch tensors
+    ("pointwise._torchtensors" or "pointwise._torchshim"), or None when
+    they read attributes."""
+    return _torch_tensors.__name__ if _torch_tensors else None
+
+
 def torch_tensors_in_use():
-    """Whether the C calls read torch tensors through pointwise._torchtensors."""
+    """Whether the C calls read torch tensors through a reader
+    (:func:`torch_tensors_reader`) rather than attributes."""
     return bool(_torch_tensors)
 
 

@@ -26,6 +26,7 @@
 #include <Python.h>
 
 #include "TensorAccess.h"
+#include "TensorAccessMethods.h"
 
 #include <ATen/EmptyTensor.h>
 #include <ATen/core/Tensor.h>
@@ -127,81 +128,19 @@ PyObject *builtFor(PyObject *, PyObject *) {
                        kTensorAccessVersion);
 }
 
-/// A new tuple of `count` integers, or null with an error set.
-PyObject *toTuple(const int64_t *values, int64_t count) {
-  PyObject *tuple = PyTuple_New(count);
-  if (!tuple)
-    return nullptr;
-  for (int64_t d = 0; d < count; ++d) {
-    PyObject *value = PyLong_FromLongLong(values[d]);
-    if (!value) {
-      Py_DECREF(tuple);
-      return nullptr;
-    }
-    PyTuple_SetItem(tuple, d, value);
-  }
-  return tuple;
-}
-
-/// probe(tensor) -> None, or (data address, sizes, dtype code, device,
-/// contiguous, strides) as read through the table: the package compares them
-/// with torch's attributes before trusting the table. `tensor` must be an exact
-/// torch.Tensor (the caller checks).
+/// probe(tensor): probeTensor of the table (TensorAccessMethods.h).
 PyObject *probe(PyObject *, PyObject *tensor) {
-  PwTensorView view;
-  if (!readTensor(tensor, &view))
-    Py_RETURN_NONE;
-  PyObject *sizes = toTuple(view.sizes, view.rank);
-  if (!sizes)
-    return nullptr;
-  PyObject *strides = toTuple(view.strides, view.rank);
-  if (!strides) {
-    Py_DECREF(sizes);
-    return nullptr;
-  }
-  return Py_BuildValue("(KNiiON)", static_cast<unsigned long long>(view.data),
-                       sizes, view.scalarType, view.device,
-                       view.contiguous ? Py_True : Py_False, strides);
+  return probeTensor(access, tensor);
 }
 
-/// empty(sizes, dtype code, device) -> (torch.Tensor, address of its first
-/// element as the table reports it): the table's allocation, for the
-/// package's checks.
+/// empty(sizes, dtype code, device): emptyTensor of the table.
 PyObject *empty(PyObject *, PyObject *args) {
-  PyObject *sizesObject;
-  int scalarType, device;
-  if (!PyArg_ParseTuple(args, "O!ii:empty", &PyTuple_Type, &sizesObject,
-                        &scalarType, &device))
-    return nullptr;
-  Py_ssize_t rank = PyTuple_Size(sizesObject);
-  std::vector<int64_t> sizes(rank);
-  for (Py_ssize_t d = 0; d < rank; ++d) {
-    sizes[d] = PyLong_AsLongLong(PyTuple_GetItem(sizesObject, d));
-    if (PyErr_Occurred())
-      return nullptr;
-  }
-  uint64_t data = 0;
-  PyObject *result =
-      emptyContiguous(sizes.data(), rank, scalarType, device, &data);
-  if (!result) {
-    if (!PyErr_Occurred())
-      PyErr_SetString(PyExc_RuntimeError, "empty: allocation failed");
-    return nullptr;
-  }
-  return Py_BuildValue("(NK)", result, static_cast<unsigned long long>(data));
+  return emptyTensor(access, args);
 }
 
-/// stream(device) -> int: the table's current stream.
-PyObject *stream(PyObject *, PyObject *deviceObject) {
-  long device = PyLong_AsLong(deviceObject);
-  if (device == -1 && PyErr_Occurred())
-    return nullptr;
-  try {
-    return PyLong_FromVoidPtr(currentStream(static_cast<int32_t>(device)));
-  } catch (const std::exception &error) {
-    PyErr_SetString(PyExc_RuntimeError, error.what());
-    return nullptr;
-  }
+/// stream(device): currentStreamOf the table.
+PyObject *stream(PyObject *, PyObject *device) {
+  return currentStreamOf(access, device);
 }
 
 PyMethodDef moduleMethods[] = {

@@ -446,10 +446,11 @@ def test_fast_path_takes_numpy_scalars():
                 fma_like(x, y, big)
 
 
-def test_torch_tensor_reader_matches_attributes(monkeypatch):
-    """pointwise._torchtensors (built for this torch) in the C call path:
-    the same results, allocations, streams and hand-overs as reading
-    attributes."""
+@pytest.mark.parametrize("reader", ["torchtensors", "torchshim"])
+def test_torch_tensor_reader_matches_attributes(request, reader):
+    """pointwise._torchtensors (built for this torch) and
+    pointwise._torchshim (torch's C shim) in the C call path: the same
+    results, allocations, streams and hand-overs as reading attributes."""
     from pointwise import _native, _runtime
     fastcall = _native.fastcall(_runtime.load_runtime())
     if fastcall is None:
@@ -465,7 +466,25 @@ def test_torch_tensor_reader_matches_attributes(monkeypatch):
     b = random((64, 33), torch.float32, 2)
     two(a, b, 1.0)  # the general call plans; the fast path is bound now
     module = _native._torch_tensors
-    if module is False or module is None:
+    if reader == "torchshim":
+        if _native._beside_runtime(_native.TORCH_SHIM_NAME,
+                                   _runtime.load_runtime().path) is None:
+            pytest.skip("no pointwise._torchshim here")
+        # torch 2.2 and later export every function the shim looks up.
+        found = _native._shim_reader(_runtime.load_runtime(), torch)
+        assert found is not None, "torch %s: the shim does not bind" % (
+            torch.__version__)
+        module = found[0]
+        assert module.__name__ == "pointwise._torchshim"
+        # Its table is the one the call path uses from here on; the bound
+        # module's goes back at the end.
+        bound = _native._torch_tensors
+        if bound:
+            def rebind():
+                fastcall.bind_tensors(bound.table(), _native._check_torch_tensors(
+                    bound, _runtime.load_runtime(), torch))
+            request.addfinalizer(rebind)
+    elif module is False or module is None:
         # A module built for this torch's release must be in use.
         path = _native._beside_runtime(
             _native.torch_tensors_name(torch.__version__),
@@ -532,7 +551,8 @@ h = torch.arange(1024, dtype=torch.float16, device="cuda")
 for _ in range(3):  # the general call plans; the C call reads then
     assert torch.equal(add(a, a), a * 2)
     assert torch.equal(add(h, a), h.float() + a)
-print(_native.torch_tensors_table_origin, _native.torch_tensors_in_use())
+print(_native.torch_tensors_table_origin, _native.torch_tensors_in_use(),
+      _native.torch_tensors_reader())
 """
 
 
@@ -561,22 +581,60 @@ def test_torch_tensor_reader_verdict_is_kept_on_disk(tmp_path):
         assert done.returncode == 0, done.stderr
         return done.stdout.split()
 
-    assert run() == ["checked", "True"]
+    reader = ["pointwise._torchtensors"]
+    assert run() == ["checked", "True"] + reader
     kept = [f for f in os.listdir(cache) if f.startswith("torchtensors-")]
     assert len(kept) == 1 and kept[0].endswith(".dtypes")
     kept = cache / kept[0]
     verdict = kept.read_text()
     names = verdict.split()
     assert "float32" in names and "float16" in names and "bfloat16" in names
-    assert run() == ["disk", "True"]
+    assert run() == ["disk", "True"] + reader
     # float32's code naming float64: the guard's probe refuses it.
     swapped = ["float64" if n == "float32" else
                "float32" if n == "float64" else n for n in names]
     for damaged in (" ".join(swapped), "not_a_dtype float32", "nn float32",
                     "", "\xff"):
         kept.write_bytes(damaged.encode("latin-1"))
-        assert run() == ["checked", "True"], damaged
+        assert run() == ["checked", "True"] + reader, damaged
         assert kept.read_text() == verdict
+
+
+def test_torch_shim_reader_serves_calls_of_any_release(tmp_path):
+    """With POINTWISE_TORCH_TENSORS=shim (what a torch release without its
+    own pointwise._torchtensors gets), the calls read tensors through
+    pointwise._torchshim, checked against torch's attributes in the first
+    process and bound from the kept verdict in the next; its verdict is kept
+    apart from the other reader's."""
+    import subprocess
+    import sys
+    from pointwise import _native, _runtime
+    if _native._beside_runtime(_native.TORCH_SHIM_NAME,
+                               _runtime.load_runtime().path) is None or \
+            _native.fastcall(_runtime.load_runtime()) is None:
+        pytest.skip("no pointwise._torchshim here")
+    cache = tmp_path / "cache"
+    env = dict(os.environ, POINTWISE_CACHE_DIR=str(cache),
+               POINTWISE_PROGRESS="0", PYTHONPATH=os.pathsep.join(sys.path),
+               POINTWISE_TORCH_TENSORS="shim")
+
+    def run():
+        done = subprocess.run([sys.executable, "-c", _READER_USER], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    reader = ["pointwise._torchshim"]
+    assert run() == ["checked", "True"] + reader
+    assert run() == ["disk", "True"] + reader
+    env.pop("POINTWISE_TORCH_TENSORS")
+    versioned = _native._beside_runtime(
+        _native.torch_tensors_name(torch.__version__),
+        _runtime.load_runtime().path)
+    if versioned is not None:
+        assert run() == ["checked", "True", "pointwise._torchtensors"]
+    kept = [f for f in os.listdir(cache) if f.startswith("torchtensors-")]
+    assert len(kept) == (2 if versioned else 1)
 
 
 def test_zero_dim_tensors_promote_like_torch():
