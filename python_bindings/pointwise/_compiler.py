@@ -159,6 +159,18 @@ def prefetch_compiler():
     _prefetch_thread.start()
 
 
+def _finish_prefetch_before_fork():
+    """Waits for the prefetch thread before os.fork: a child forked while
+    it holds the package's locks (loading the compiler or the runtime) would
+    wait for them forever."""
+    thread = _prefetch_thread
+    if thread is not None and thread is not threading.current_thread():
+        thread.join()
+
+
+os.register_at_fork(before=_finish_prefetch_before_fork)
+
+
 def compiler_version():
     return load_compiler().version
 

@@ -436,3 +436,50 @@ def test_a_compiler_that_fails_to_load_is_reported_by_the_first_call(
         assert lines[:2] == ["1" if prefetch == "1" else "0", "False"]
         assert lines[2].startswith("OSError: ") and "libPointwiseC.so" in \
             lines[2], lines
+
+
+_FORK_AFTER_DECORATING = """
+import os, signal, sys, time, warnings
+import numpy as np
+import pointwise as pw
+from pointwise import _compiler
+
+warnings.simplefilter("error", DeprecationWarning)  # fork with threads alive
+x = np.arange(5, dtype=np.float32)
+for round in range(3):
+    _compiler._compiler = None  # as in a fresh process: load it again
+    _compiler._prefetch_started = False
+
+    @pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+    def add(x, y):
+        return x + y
+
+    pid = os.fork()  # at once, while the decorator's thread may be loading
+    if pid == 0:
+        os._exit(0 if add(x, x).tolist() == (2 * x).tolist() else 3)
+    deadline = time.monotonic() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:  # the child waits for a lock
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            sys.exit("round %d: the child's first call hangs" % round)
+        time.sleep(0.01)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_fork_right_after_decorating(tmp_path):
+    """A process forked right after decorating (a data loader's workers)
+    gets a child whose first call completes: os.fork waits for the
+    decorator's thread, which may hold the package's locks."""
+    env = dict(os.environ, POINTWISE_CACHE_DIR=str(tmp_path / "cache"),
+               POINTWISE_PROGRESS="0", PYTHONPATH=os.pathsep.join(sys.path))
+    run = subprocess.run([sys.executable, "-c",
+                          textwrap.dedent(_FORK_AFTER_DECORATING)],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and run.stdout.split() == ["ok"], run.stderr
