@@ -1,4 +1,4 @@
-//===- TensorAccessMethods.cpp - Python methods over a tensor table -------===//
+//===- TensorAccessMethods.cpp - Modules that fill a tensor table ---------===//
 //
 // Part of the pointwise project.
 //
@@ -13,6 +13,17 @@
 #include <vector>
 
 namespace {
+
+/// The table of `module`, or null with RuntimeError set.
+const PwTensorAccess *accessOf(PyObject *module) {
+  auto *state = static_cast<TensorAccessState *>(PyModule_GetState(module));
+  if (state && state->access)
+    return state->access;
+  if (!PyErr_Occurred())
+    PyErr_SetString(PyExc_RuntimeError,
+                    "this tensor reader has no table (bind() first)");
+  return nullptr;
+}
 
 /// A new tuple of `count` integers, or null with an error set.
 PyObject *toTuple(const int64_t *values, int64_t count) {
@@ -30,11 +41,18 @@ PyObject *toTuple(const int64_t *values, int64_t count) {
   return tuple;
 }
 
-} // namespace
+PyObject *table(PyObject *module, PyObject *) {
+  const PwTensorAccess *access = accessOf(module);
+  return access ? PyLong_FromVoidPtr(const_cast<PwTensorAccess *>(access))
+                : nullptr;
+}
 
-PyObject *probeTensor(const PwTensorAccess &access, PyObject *tensor) {
+PyObject *probe(PyObject *module, PyObject *tensor) {
+  const PwTensorAccess *access = accessOf(module);
+  if (!access)
+    return nullptr;
   PwTensorView view;
-  if (!access.read(tensor, &view))
+  if (!access->read(tensor, &view))
     Py_RETURN_NONE;
   PyObject *sizes = toTuple(view.sizes, view.rank);
   if (!sizes)
@@ -49,7 +67,10 @@ PyObject *probeTensor(const PwTensorAccess &access, PyObject *tensor) {
                        view.contiguous ? Py_True : Py_False, strides);
 }
 
-PyObject *emptyTensor(const PwTensorAccess &access, PyObject *args) {
+PyObject *empty(PyObject *module, PyObject *args) {
+  const PwTensorAccess *access = accessOf(module);
+  if (!access)
+    return nullptr;
   PyObject *sizesObject;
   int scalarType, device;
   if (!PyArg_ParseTuple(args, "O!ii:empty", &PyTuple_Type, &sizesObject,
@@ -64,7 +85,7 @@ PyObject *emptyTensor(const PwTensorAccess &access, PyObject *args) {
   }
   uint64_t data = 0;
   PyObject *result =
-      access.emptyContiguous(sizes.data(), rank, scalarType, device, &data);
+      access->emptyContiguous(sizes.data(), rank, scalarType, device, &data);
   if (!result) {
     if (!PyErr_Occurred())
       PyErr_SetString(PyExc_RuntimeError, "empty: allocation failed");
@@ -73,15 +94,49 @@ PyObject *emptyTensor(const PwTensorAccess &access, PyObject *args) {
   return Py_BuildValue("(NK)", result, static_cast<unsigned long long>(data));
 }
 
-PyObject *currentStreamOf(const PwTensorAccess &access, PyObject *device) {
+PyObject *stream(PyObject *module, PyObject *device) {
+  const PwTensorAccess *access = accessOf(module);
+  if (!access)
+    return nullptr;
   long index = PyLong_AsLong(device);
   if (index == -1 && PyErr_Occurred())
     return nullptr;
   try {
     return PyLong_FromVoidPtr(
-        access.currentStream(static_cast<int32_t>(index)));
+        access->currentStream(static_cast<int32_t>(index)));
   } catch (const std::exception &error) {
     PyErr_SetString(PyExc_RuntimeError, error.what());
     return nullptr;
   }
+}
+
+PyMethodDef commonMethods[] = {
+    {"table", table, METH_NOARGS,
+     "table() -> int: the address of the tensor access table."},
+    {"probe", probe, METH_O,
+     "probe(tensor) -> (data, sizes, dtype code, device, contiguous, "
+     "strides) or None."},
+    {"empty", empty, METH_VARARGS,
+     "empty(sizes, dtype code, device) -> a new contiguous CUDA tensor and "
+     "its address."},
+    {"stream", stream, METH_O, "stream(device) -> the current stream."},
+    {nullptr, nullptr, 0, nullptr}};
+
+} // namespace
+
+PyObject *createTensorAccessModule(PyModuleDef *definition,
+                                   const PwTensorAccess *access) {
+  PyObject *module = PyModule_Create(definition);
+  if (!module)
+    return nullptr;
+  if (PyModule_AddFunctions(module, commonMethods) < 0) {
+    Py_DECREF(module);
+    return nullptr;
+  }
+  setTensorAccess(module, access);
+  return module;
+}
+
+void setTensorAccess(PyObject *module, const PwTensorAccess *access) {
+  static_cast<TensorAccessState *>(PyModule_GetState(module))->access = access;
 }

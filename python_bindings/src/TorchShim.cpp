@@ -70,7 +70,6 @@ struct ShimFunctions {
 };
 
 ShimFunctions shim;
-bool bound = false;
 /// Offset of the at::Tensor in a torch.Tensor object.
 Py_ssize_t tensorOffset = 0;
 int32_t cudaDeviceType = 0;
@@ -172,8 +171,8 @@ void *currentStream(int32_t device) {
   return stream;
 }
 
-const PwTensorAccess access = {kTensorAccessVersion, readTensor,
-                               emptyContiguous, currentStream};
+const PwTensorAccess tensorAccess = {kTensorAccessVersion, readTensor,
+                                     emptyContiguous, currentStream};
 
 /// Looks `name` up in `library`; records it in `missing` when absent.
 template <typename Function>
@@ -188,7 +187,7 @@ void lookUp(void *library, const char *name, Function &function,
 /// bind(libtorch_cpu path, libtorch_cuda path, libtorch_python path, offset
 /// of the at::Tensor in a torch.Tensor) -> None, or a message saying what is
 /// missing. The libraries must be loaded already (import torch).
-PyObject *bind(PyObject *, PyObject *args) {
+PyObject *bind(PyObject *module, PyObject *args) {
   const char *cpuPath, *cudaPath, *pythonPath;
   Py_ssize_t offset;
   if (!PyArg_ParseTuple(args, "sssn:bind", &cpuPath, &cudaPath, &pythonPath,
@@ -246,71 +245,23 @@ PyObject *bind(PyObject *, PyObject *args) {
   tensorOffset = offset;
   cudaDeviceType = shim.deviceTypeCuda();
   stridedLayout = shim.layoutStrided();
-  bound = true;
+  setTensorAccess(module, &tensorAccess);
   Py_RETURN_NONE;
-}
-
-bool checkBound() {
-  if (!bound)
-    PyErr_SetString(PyExc_RuntimeError,
-                    "pointwise._torchshim: bind() has not succeeded");
-  return bound;
-}
-
-/// table() -> int: the address of the PwTensorAccess table.
-PyObject *table(PyObject *, PyObject *) {
-  if (!checkBound())
-    return nullptr;
-  return PyLong_FromVoidPtr(const_cast<PwTensorAccess *>(&access));
-}
-
-/// probe(tensor): probeTensor of the table (TensorAccessMethods.h).
-PyObject *probe(PyObject *, PyObject *tensor) {
-  if (!checkBound())
-    return nullptr;
-  return probeTensor(access, tensor);
-}
-
-/// empty(sizes, dtype code, device): emptyTensor of the table.
-PyObject *empty(PyObject *, PyObject *args) {
-  if (!checkBound())
-    return nullptr;
-  return emptyTensor(access, args);
-}
-
-/// stream(device): currentStreamOf the table.
-PyObject *stream(PyObject *, PyObject *device) {
-  if (!checkBound())
-    return nullptr;
-  return currentStreamOf(access, device);
 }
 
 PyMethodDef moduleMethods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(libtorch_cpu, libtorch_cuda, libtorch_python, tensor offset) -> "
      "None, or what is missing."},
-    {"table", table, METH_NOARGS,
-     "table() -> int: the address of the tensor access table."},
-    {"probe", probe, METH_O,
-     "probe(tensor) -> (data, sizes, dtype code, device, contiguous, "
-     "strides) or None."},
-    {"empty", empty, METH_VARARGS,
-     "empty(sizes, dtype code, device) -> a new contiguous CUDA tensor."},
-    {"stream", stream, METH_O, "stream(device) -> the current stream."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyModuleDef moduleDefinition = {PyModuleDef_HEAD_INIT,
-                                "pointwise._torchshim",
-                                "PyTorch tensors through torch's C shim.",
-                                -1,
-                                moduleMethods,
-                                nullptr,
-                                nullptr,
-                                nullptr,
-                                nullptr};
+PyModuleDef moduleDefinition = tensorAccessModuleDef(
+    "pointwise._torchshim", "PyTorch tensors through torch's C shim.",
+    moduleMethods);
 
 } // namespace
 
 PyMODINIT_FUNC PyInit__torchshim() {
-  return PyModule_Create(&moduleDefinition);
+  // No table until bind() finds what it needs.
+  return createTensorAccessModule(&moduleDefinition, nullptr);
 }

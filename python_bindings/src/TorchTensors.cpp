@@ -114,13 +114,8 @@ void *currentStream(int32_t device) {
       .stream();
 }
 
-const PwTensorAccess access = {kTensorAccessVersion, readTensor,
-                               emptyContiguous, currentStream};
-
-/// table() -> int: the address of the PwTensorAccess table.
-PyObject *table(PyObject *, PyObject *) {
-  return PyLong_FromVoidPtr(const_cast<PwTensorAccess *>(&access));
-}
+const PwTensorAccess tensorAccess = {kTensorAccessVersion, readTensor,
+                                     emptyContiguous, currentStream};
 
 /// built_for() -> (torch version, torch git version, table version).
 PyObject *builtFor(PyObject *, PyObject *) {
@@ -128,46 +123,17 @@ PyObject *builtFor(PyObject *, PyObject *) {
                        kTensorAccessVersion);
 }
 
-/// probe(tensor): probeTensor of the table (TensorAccessMethods.h).
-PyObject *probe(PyObject *, PyObject *tensor) {
-  return probeTensor(access, tensor);
-}
-
-/// empty(sizes, dtype code, device): emptyTensor of the table.
-PyObject *empty(PyObject *, PyObject *args) {
-  return emptyTensor(access, args);
-}
-
-/// stream(device): currentStreamOf the table.
-PyObject *stream(PyObject *, PyObject *device) {
-  return currentStreamOf(access, device);
-}
-
 PyMethodDef moduleMethods[] = {
-    {"table", table, METH_NOARGS,
-     "table() -> int: the address of the tensor access table."},
     {"built_for", builtFor, METH_NOARGS,
      "built_for() -> (torch version, git version, table version)."},
-    {"probe", probe, METH_O,
-     "probe(tensor) -> (data, sizes, dtype code, device, contiguous, "
-     "strides) or None."},
-    {"empty", empty, METH_VARARGS,
-     "empty(sizes, dtype code, device) -> a new contiguous CUDA tensor."},
-    {"stream", stream, METH_O, "stream(device) -> the current stream."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyModuleDef moduleDefinition = {PyModuleDef_HEAD_INIT,
-                                "pointwise._torchtensors",
-                                "PyTorch tensors for the C call path.",
-                                -1,
-                                moduleMethods,
-                                nullptr,
-                                nullptr,
-                                nullptr,
-                                nullptr};
+PyModuleDef moduleDefinition = tensorAccessModuleDef(
+    "pointwise._torchtensors", "PyTorch tensors for the C call path.",
+    moduleMethods);
 
 } // namespace
 
 PyMODINIT_FUNC PyInit__torchtensors() {
-  return PyModule_Create(&moduleDefinition);
+  return createTensorAccessModule(&moduleDefinition, &tensorAccess);
 }

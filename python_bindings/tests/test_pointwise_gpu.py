@@ -556,24 +556,18 @@ print(_native.torch_tensors_table_origin, _native.torch_tensors_in_use(),
 """
 
 
-def test_torch_tensor_reader_verdict_is_kept_on_disk(tmp_path):
-    """The reader's check runs in the first process that binds it; later
-    processes take its dtype table from the disk cache, unless the kept
-    table fails the guard (a damaged or foreign file), which checks again
-    and rewrites it."""
+def _reader_user(tmp_path, reader):
+    """The disk cache of `tmp_path` and a function that runs _READER_USER in
+    a new process over it with POINTWISE_TORCH_TENSORS=`reader` (None: not
+    set), returning its output's words."""
     import subprocess
     import sys
-    from pointwise import _native, _runtime
-    path = _native._beside_runtime(
-        _native.torch_tensors_name(torch.__version__),
-        _runtime.load_runtime().path)
-    if path is None or _native.fastcall(_runtime.load_runtime()) is None:
-        pytest.skip("no pointwise._torchtensors for torch %s here"
-                    % torch.__version__)
     cache = tmp_path / "cache"
     env = dict(os.environ, POINTWISE_CACHE_DIR=str(cache),
                POINTWISE_PROGRESS="0", PYTHONPATH=os.pathsep.join(sys.path))
     env.pop("POINTWISE_TORCH_TENSORS", None)
+    if reader is not None:
+        env["POINTWISE_TORCH_TENSORS"] = reader
 
     def run():
         done = subprocess.run([sys.executable, "-c", _READER_USER], env=env,
@@ -581,6 +575,22 @@ def test_torch_tensor_reader_verdict_is_kept_on_disk(tmp_path):
         assert done.returncode == 0, done.stderr
         return done.stdout.split()
 
+    return cache, run
+
+
+def test_torch_tensor_reader_verdict_is_kept_on_disk(tmp_path):
+    """The reader's check runs in the first process that binds it; later
+    processes take its dtype table from the disk cache, unless the kept
+    table fails the guard (a damaged or foreign file), which checks again
+    and rewrites it."""
+    from pointwise import _native, _runtime
+    path = _native._beside_runtime(
+        _native.torch_tensors_name(torch.__version__),
+        _runtime.load_runtime().path)
+    if path is None or _native.fastcall(_runtime.load_runtime()) is None:
+        pytest.skip("no pointwise._torchtensors for torch %s here"
+                    % torch.__version__)
+    cache, run = _reader_user(tmp_path, None)
     reader = ["pointwise._torchtensors"]
     assert run() == ["checked", "True"] + reader
     kept = [f for f in os.listdir(cache) if f.startswith("torchtensors-")]
@@ -606,33 +616,22 @@ def test_torch_shim_reader_serves_calls_of_any_release(tmp_path):
     pointwise._torchshim, checked against torch's attributes in the first
     process and bound from the kept verdict in the next; its verdict is kept
     apart from the other reader's."""
-    import subprocess
-    import sys
     from pointwise import _native, _runtime
     if _native._beside_runtime(_native.TORCH_SHIM_NAME,
                                _runtime.load_runtime().path) is None or \
             _native.fastcall(_runtime.load_runtime()) is None:
         pytest.skip("no pointwise._torchshim here")
-    cache = tmp_path / "cache"
-    env = dict(os.environ, POINTWISE_CACHE_DIR=str(cache),
-               POINTWISE_PROGRESS="0", PYTHONPATH=os.pathsep.join(sys.path),
-               POINTWISE_TORCH_TENSORS="shim")
-
-    def run():
-        done = subprocess.run([sys.executable, "-c", _READER_USER], env=env,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.split()
-
+    cache, run = _reader_user(tmp_path, "shim")
     reader = ["pointwise._torchshim"]
     assert run() == ["checked", "True"] + reader
     assert run() == ["disk", "True"] + reader
-    env.pop("POINTWISE_TORCH_TENSORS")
+    # The other reader, where it is built, keeps a verdict of its own.
     versioned = _native._beside_runtime(
         _native.torch_tensors_name(torch.__version__),
         _runtime.load_runtime().path)
     if versioned is not None:
-        assert run() == ["checked", "True", "pointwise._torchtensors"]
+        assert _reader_user(tmp_path, None)[1]() == [
+            "checked", "True", "pointwise._torchtensors"]
     kept = [f for f in os.listdir(cache) if f.startswith("torchtensors-")]
     assert len(kept) == (2 if versioned else 1)
 
