@@ -38,7 +38,7 @@ import tempfile
 import threading
 import time
 
-from ._native import _disabled, cache_dir, write_atomically
+from ._native import _disabled, cache_dir, open_library, write_atomically
 from ._runtime import (PW_ERROR_INVALID_VALUE, PW_STRATEGY_LINEAR_NARROW,
                        PW_STRATEGY_TRANSPOSE, PointwiseError, VariantLoader,
                        _PwFamily, library_candidates, load_runtime)
@@ -62,7 +62,7 @@ class _Compiler:
 
     def __init__(self, path):
         self.path = path
-        self.lib = lib = ctypes.CDLL(path)
+        self.lib = lib = open_library(path)
         c_int, c_void_p, c_char_p = ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p
         lib.pwcGetVersion.restype = c_char_p
         lib.pwcGetVersion.argtypes = []
@@ -132,19 +132,23 @@ def load_compiler():
 # The thread prefetch_compiler started, if it did.
 _prefetch_thread = None
 _prefetch_started = False
+_prefetch_lock = threading.Lock()
 
 
 def prefetch_compiler():
     """Starts loading the compiler library on a daemon thread, once per
     process, so that the first call that needs it (a cache hit too: pwcLoad
     is the compiler's) finds it loaded instead of waiting about 4 ms for the
-    dynamic loader (docs/Performance.md, row `compiler-prefetch`). The
-    decorator calls it; ``POINTWISE_PREFETCH=0`` turns it off. A failure is
-    left for that first call to report, where load_compiler runs again."""
+    dynamic loader, which runs with the GIL released (open_library), so
+    other threads go on meanwhile (docs/Performance.md, row
+    `compiler-prefetch`). The decorator calls it; ``POINTWISE_PREFETCH=0``
+    turns it off. A failure is left for that first call to report, where
+    load_compiler runs again."""
     global _prefetch_started, _prefetch_thread
-    if _prefetch_started or _compiler is not None:
-        return
-    _prefetch_started = True
+    with _prefetch_lock:
+        if _prefetch_started or _compiler is not None:
+            return
+        _prefetch_started = True
     if _disabled("POINTWISE_PREFETCH"):
         return
 
@@ -162,13 +166,22 @@ def prefetch_compiler():
 def _finish_prefetch_before_fork():
     """Waits for the prefetch thread before os.fork: a child forked while
     it holds the package's locks (loading the compiler or the runtime) would
-    wait for them forever."""
+    wait for them forever. A thread not started yet holds none."""
     thread = _prefetch_thread
-    if thread is not None and thread is not threading.current_thread():
+    if thread is not None and thread.ident is not None and \
+            thread is not threading.current_thread():
         thread.join()
 
 
-os.register_at_fork(before=_finish_prefetch_before_fork)
+def _reset_locks_in_child():
+    """The child of a fork has one thread: no other holds these."""
+    global _compiler_lock, _prefetch_lock
+    _compiler_lock = threading.Lock()
+    _prefetch_lock = threading.Lock()
+
+
+os.register_at_fork(before=_finish_prefetch_before_fork,
+                    after_in_child=_reset_locks_in_child)
 
 
 def compiler_version():

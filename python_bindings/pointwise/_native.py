@@ -35,8 +35,8 @@ import threading
 
 from . import _dtypes
 
-__all__ = ["library_candidates", "fastcall", "bind_torch_tensors",
-           "torch_tensors_reader", "make_launcher", "PythonLauncher", "select", "cache_dir",
+__all__ = ["library_candidates", "open_library", "fastcall",
+           "bind_torch_tensors", "torch_tensors_reader", "make_launcher", "PythonLauncher", "select", "cache_dir",
            "write_atomically"]
 
 FASTCALL_NAME = "_fastcall.abi3.so"
@@ -45,6 +45,9 @@ TORCH_SHIM_NAME = "_torchshim.abi3.so"
 # kTensorAccessVersion of python_bindings/src/TensorAccess.h: the table
 # layout this package's checks (_check_torch_tensors) read.
 _TENSOR_ACCESS_VERSION = 3
+# What _check_torch_tensors tests: bumped when it tests more, so that
+# verdicts kept by an earlier check are checked again.
+_CHECK_VERSION = 2
 
 
 def cache_dir():
@@ -108,6 +111,27 @@ def _load_extension(name, path):
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
+
+
+def open_library(path, mode=ctypes.DEFAULT_MODE):
+    """ctypes.CDLL(path, mode), with the dynamic loader's work done by a
+    call of libc's dlopen first: ctypes' own dlopen holds the GIL, for the
+    4-150 ms a compiler with MLIR and LLVM in it takes to load, where a
+    foreign call releases it, so that other threads run meanwhile. The
+    CDLL then finds the library loaded."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.dlopen.restype = ctypes.c_void_p
+        libc.dlopen.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        libc.dlclose.argtypes = [ctypes.c_void_p]
+        handle = libc.dlopen(os.fsencode(path), mode | os.RTLD_NOW)
+    except (AttributeError, OSError):
+        handle = None
+    try:
+        return ctypes.CDLL(path, mode)
+    finally:
+        if handle:
+            libc.dlclose(handle)  # the CDLL holds its own reference
 
 
 def _disabled(variable):
@@ -226,7 +250,7 @@ def _verdict_path(reader_path, torch):
         return None
     torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
     identity = [torch.__version__, getattr(torch.version, "git_version", None),
-                _TENSOR_ACCESS_VERSION]
+                _TENSOR_ACCESS_VERSION, _CHECK_VERSION]
     for path in (reader_path, os.path.join(torch_lib, "libc10.so"),
                  os.path.join(torch_lib, "libc10_cuda.so"),
                  os.path.join(torch_lib, "libtorch_cpu.so"),
@@ -355,8 +379,9 @@ def _shim_reader(runtime, torch):
     except ImportError:
         return None
     torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
-    problem = reader.bind(*(os.path.join(torch_lib, name) for name in (
-        "libtorch_cpu.so", "libtorch_cuda.so", "libtorch_python.so")), offset)
+    problem = reader.bind(*(os.fsencode(os.path.join(torch_lib, name))
+                            for name in ("libtorch_cpu.so", "libtorch_cuda.so",
+                                         "libtorch_python.so")), offset)
     return None if problem else (reader, path)
 
 
@@ -383,23 +408,29 @@ def bind_torch_tensors(module, runtime, torch):
         if _disabled("POINTWISE_TORCH_TENSORS") or \
                 not torch.cuda.is_available():
             return
-        found = None if choice == "shim" else _versioned_reader(runtime,
-                                                                torch)
-        found = found or _shim_reader(runtime, torch)
-        if found is None:
-            return
-        reader, path = found
-        verdict = _verdict_path(path, torch)
-        table = _load_verdict(verdict, reader, torch) if verdict else None
-        origin = "disk"
-        if table is None:
-            table = _check_torch_tensors(reader, runtime, torch)
-            if table is None:
+        # A reader that fails in any way leaves the calls reading
+        # attributes: the shim serves torch releases nobody tested here.
+        try:
+            found = None if choice == "shim" else _versioned_reader(runtime,
+                                                                    torch)
+            found = found or _shim_reader(runtime, torch)
+            if found is None:
                 return
-            origin = "checked"
-            if verdict:
-                _save_verdict(verdict, table)
-        module.bind_tensors(reader.table(), table)
+            reader, path = found
+            verdict = _verdict_path(path, torch)
+            table = _load_verdict(verdict, reader, torch) if verdict else None
+            origin = "disk"
+            if table is None:
+                table = _check_torch_tensors(reader, runtime, torch)
+                if table is None:
+                    return
+                origin = "checked"
+                if verdict:
+                    _save_verdict(verdict, table)
+            address = reader.table()
+        except Exception:
+            return
+        module.bind_tensors(address, table)
         _torch_tensors = reader
         torch_tensors_table_origin = origin
 

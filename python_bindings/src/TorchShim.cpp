@@ -160,6 +160,7 @@ PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
   } catch (...) {
     if (made)
       shim.deleteTensor(made);
+    PyErr_Clear(); // the table's contract: null and no error set
     return nullptr;
   }
 }
@@ -190,9 +191,12 @@ void lookUp(void *library, const char *name, Function &function,
 PyObject *bind(PyObject *module, PyObject *args) {
   const char *cpuPath, *cudaPath, *pythonPath;
   Py_ssize_t offset;
-  if (!PyArg_ParseTuple(args, "sssn:bind", &cpuPath, &cudaPath, &pythonPath,
+  if (!PyArg_ParseTuple(args, "yyyn:bind", &cpuPath, &cudaPath, &pythonPath,
                         &offset))
     return nullptr;
+  // The table reads the functions below without a lock: they are set once.
+  if (static_cast<TensorAccessState *>(PyModule_GetState(module))->access)
+    return PyUnicode_FromString("bound already");
   if (offset < static_cast<Py_ssize_t>(sizeof(PyObject)) ||
       offset % static_cast<Py_ssize_t>(alignof(void *)) != 0)
     return PyUnicode_FromFormat("bad tensor offset %zd", offset);

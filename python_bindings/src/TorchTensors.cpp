@@ -58,7 +58,7 @@ const at::Tensor &unpack(PyObject *tensor) {
   return reinterpret_cast<TorchVariable *>(tensor)->cdata;
 }
 
-int readTensor(PyObject *tensor, PwTensorView *view) {
+int readTensor(PyObject *tensor, PwTensorView *view) try {
   const at::Tensor &t = unpack(tensor);
   if (!t.defined() || !t.is_cuda() || t.is_sparse() || t.is_quantized() ||
       t.is_neg() || t.is_conj() || !t.has_storage())
@@ -74,6 +74,10 @@ int readTensor(PyObject *tensor, PwTensorView *view) {
   view->device = t.get_device();
   view->contiguous = t.is_contiguous();
   return 1;
+} catch (...) {
+  // A tensor whose sizes ATen will not give (a nested tensor): the
+  // attribute path decides.
+  return 0;
 }
 
 PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,

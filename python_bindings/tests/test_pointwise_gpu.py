@@ -470,7 +470,7 @@ def test_torch_tensor_reader_matches_attributes(request, reader):
         if _native._beside_runtime(_native.TORCH_SHIM_NAME,
                                    _runtime.load_runtime().path) is None:
             pytest.skip("no pointwise._torchshim here")
-        # torch 2.2 and later export every function the shim looks up.
+        # This torch exports every function the shim looks up.
         found = _native._shim_reader(_runtime.load_runtime(), torch)
         assert found is not None, "torch %s: the shim does not bind" % (
             torch.__version__)
