@@ -50,3 +50,38 @@ def test_built_modules_sit_where_the_package_looks():
     if not found:
         pytest.skip("no pointwise._torchtensors built here "
                     "(POINTWISE_TORCH_DIR unset)")
+
+
+def _shim_module():
+    path = _native._beside_runtime(_native.TORCH_SHIM_NAME, None)
+    if path is None:
+        pytest.skip("no pointwise._torchshim built here")
+    return _native._load_extension("pointwise._torchshim", path)
+
+
+def test_torch_shim_says_what_it_misses():
+    """pointwise._torchshim binds only to loaded libraries that have every
+    function it calls, and names what is missing otherwise; until bound it
+    reads nothing."""
+    shim = _shim_module()
+    with pytest.raises(RuntimeError, match="no table"):
+        shim.table()
+    with pytest.raises(RuntimeError, match="no table"):
+        shim.probe(object())
+    with pytest.raises(RuntimeError, match="no table"):
+        shim.stream(0)
+    missing = shim.bind(b"/nonexistent/libtorch_cpu.so", b"libm.so.6",
+                        b"libc.so.6", 16)
+    assert missing.startswith("torch's libraries are not loaded") and \
+        "/nonexistent/libtorch_cpu.so" in missing and "libm" not in missing
+    # Loaded libraries without torch's functions.
+    missing = shim.bind(b"libc.so.6", b"libm.so.6", b"libc.so.6", 16)
+    assert missing.startswith("not in torch's libraries: ")
+    for name in ("aoti_torch_get_sizes", "aoti_torch_empty_strided",
+                 "aoti_torch_get_current_cuda_stream",
+                 "_ZN2at4_ops6is_neg4callERKNS_6TensorE"):
+        assert name in missing
+    assert shim.bind(b"libc.so.6", b"libc.so.6", b"libc.so.6", 3) == \
+        "bad tensor offset 3"
+    with pytest.raises(RuntimeError, match="no table"):
+        shim.table()
