@@ -53,9 +53,11 @@ def main():
     reader = _native._torch_tensors
     print("device: %s, torch %s" % (torch.cuda.get_device_name(),
                                     torch.__version__))
-    print("path: @pw.pointwise's call is %s; tensors read through %s"
+    allocator = getattr(reader, "allocator", None)
+    print("path: @pw.pointwise's call is %s; tensors read through %s%s"
           % (type(type(add).__call__).__name__,
-             _native.torch_tensors_reader() or "their attributes"))
+             _native.torch_tensors_reader() or "their attributes",
+             "; outputs from %s" % allocator() if allocator else ""))
 
     kept, state = [], {}
 
@@ -86,7 +88,7 @@ def main():
     }
     if reader:
         code = reader.probe(a)[2]
-        calls["_torchtensors empty((1024,))"] = \
+        calls["reader's empty((1024,))"] = \
             lambda: reader.empty((1024,), code, a.get_device())
     samples = {name: [] for name in calls}
     names = list(calls)

@@ -47,7 +47,7 @@ TORCH_SHIM_NAME = "_torchshim.abi3.so"
 _TENSOR_ACCESS_VERSION = 3
 # What _check_torch_tensors tests: bumped when it tests more, so that
 # verdicts kept by an earlier check are checked again.
-_CHECK_VERSION = 2
+_CHECK_VERSION = 3
 
 
 def cache_dir():
@@ -214,8 +214,12 @@ def _check_torch_tensors(module, runtime, torch):
         return None
     # A view whose negative bit is set (the imaginary part of a conjugate)
     # reads as its attributes resolve it, not through the table.
-    negative = torch.zeros(3, dtype=torch.complex64, device="cuda").conj().imag
+    complex_view = torch.zeros(3, dtype=torch.complex64, device="cuda").conj()
+    negative = complex_view.imag
     if negative.is_neg() and module.probe(negative) is not None:
+        return None
+    # A conjugate view likewise.
+    if complex_view.is_conj() and module.probe(complex_view) is not None:
         return None
     # A stream of the runtime's, made current as an ExternalStream: a
     # torch.cuda.Stream() would create torch's pool of streams for the

@@ -15,6 +15,10 @@
 // releases: at::_ops::is_neg::call and at::_ops::is_conj::call (a tensor
 // whose negative or conjugate bit is set goes the attribute path, which
 // resolves it) and THPVariable_Wrap (a new torch.Tensor of an ATen tensor).
+// Outputs come from at::detail::empty_cuda where the release exports it
+// under the name of its std::optional signature (the caching allocator,
+// without the dispatcher's trip through aoti_torch_empty_strided: see
+// docs/Performance.md, row `torch-shim-empty-cuda`), else from the shim.
 //
 // An AtenTensorHandle is an `at::Tensor *`, and a torch.Tensor object holds
 // its at::Tensor (one pointer to the TensorImpl) at a fixed offset, which
@@ -44,6 +48,36 @@ using TensorHandle = void *;
 /// An AOTITorchError: 0 on success.
 using ShimError = int32_t;
 
+/// The arguments and result of at::detail::empty_cuda, as the Itanium ABI
+/// passes them; the mangled name `bind` looks up fixes their C++ types.
+/// c10::ArrayRef<int64_t>: a pointer and a length.
+struct ArrayRefArgument {
+  const int64_t *data;
+  size_t length;
+};
+/// std::optional<c10::Device>: DeviceType and DeviceIndex (int8_t each),
+/// then whether it holds one.
+struct OptionalDevice {
+  int8_t type;
+  int8_t index;
+  bool engaged;
+};
+/// std::optional<c10::MemoryFormat>: the format (int8_t), then whether it
+/// holds one. Disengaged means contiguous.
+struct OptionalMemoryFormat {
+  int8_t format;
+  bool engaged;
+};
+/// at::Tensor: one pointer to the TensorImpl. Its destructor is not
+/// trivial, so it is returned through a pointer the caller passes, as
+/// at::Tensor is; the object is released with aoti_torch_delete_tensor_object
+/// (an AtenTensorHandle is an at::Tensor allocated with new), never by this
+/// destructor.
+struct ReturnedTensor {
+  void *impl;
+  ~ReturnedTensor() {}
+};
+
 /// The functions `bind` looks up.
 struct ShimFunctions {
   ShimError (*getDataPtr)(TensorHandle, void **);
@@ -63,6 +97,11 @@ struct ShimFunctions {
   /// at::_ops::is_neg::call and is_conj::call (const at::Tensor &).
   bool (*isNeg)(TensorHandle);
   bool (*isConj)(TensorHandle);
+  /// at::detail::empty_cuda(IntArrayRef, ScalarType, optional<Device>,
+  /// optional<MemoryFormat>), or null: outputs then come from emptyStrided.
+  struct ReturnedTensor (*emptyCuda)(struct ArrayRefArgument, int8_t,
+                                     struct OptionalDevice,
+                                     struct OptionalMemoryFormat);
   /// THPVariable_Wrap (const at::TensorBase &, or by value in older
   /// releases, which the Itanium ABI passes as the address of a copy the
   /// caller owns and destroys: the same call).
@@ -74,6 +113,10 @@ ShimFunctions shim;
 Py_ssize_t tensorOffset = 0;
 int32_t cudaDeviceType = 0;
 int32_t stridedLayout = 0;
+/// torch's complex scalar types (aoti_torch_dtype_complex32, 64, 128), when
+/// the release exports all three.
+int32_t complexTypes[3] = {};
+bool complexTypesKnown = false;
 
 /// The largest rank the shim allocates (torch allows 64 dimensions).
 constexpr int64_t kMaxRank = 64;
@@ -99,21 +142,35 @@ bool isContiguous(const int64_t *sizes, const int64_t *strides, int64_t rank) {
   return true;
 }
 
+/// Whether a tensor of `scalarType` can have its conjugate bit set: a
+/// complex one, or any when the release does not name its complex types.
+bool mayBeConjugate(int32_t scalarType) {
+  if (!complexTypesKnown)
+    return true;
+  for (int32_t complex : complexTypes)
+    if (scalarType == complex)
+      return true;
+  return false;
+}
+
 int readTensor(PyObject *tensor, PwTensorView *view) {
   TensorHandle t = handleOf(tensor);
   try {
-    int32_t deviceType = -1, layout = -1;
+    int32_t deviceType = -1, layout = -1, scalarType = -1;
+    // Only a complex tensor carries a conjugate bit: the dispatcher's
+    // is_conj is asked of those alone.
     if (shim.getDeviceType(t, &deviceType) || deviceType != cudaDeviceType ||
         shim.getLayout(t, &layout) || layout != stridedLayout ||
-        shim.isNeg(t) || shim.isConj(t))
+        shim.getDtype(t, &scalarType) || shim.isNeg(t) ||
+        (mayBeConjugate(scalarType) && shim.isConj(t)))
       return 0;
     int64_t rank = 0;
     int64_t *sizes = nullptr, *strides = nullptr;
-    int32_t scalarType = -1, device = -1;
+    int32_t device = -1;
     void *data = nullptr;
     if (shim.getDim(t, &rank) || shim.getSizes(t, &sizes) ||
-        shim.getStrides(t, &strides) || shim.getDtype(t, &scalarType) ||
-        shim.getDeviceIndex(t, &device) || shim.getDataPtr(t, &data))
+        shim.getStrides(t, &strides) || shim.getDeviceIndex(t, &device) ||
+        shim.getDataPtr(t, &data))
       return 0;
     view->data = reinterpret_cast<uint64_t>(data);
     view->sizes = sizes;
@@ -128,10 +185,54 @@ int readTensor(PyObject *tensor, PwTensorView *view) {
   }
 }
 
-PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
-                          int32_t scalarType, int32_t device, uint64_t *data) {
-  if (rank < 0 || rank > kMaxRank)
+/// A torch.Tensor of the ATen tensor `made` (an AtenTensorHandle this
+/// function deletes), with its data address in `data`; null and no error
+/// set on failure.
+PyObject *wrapAndRelease(TensorHandle made, uint64_t *data) {
+  void *address = nullptr;
+  PyObject *wrapped = nullptr;
+  try {
+    if (!shim.getDataPtr(made, &address))
+      wrapped = shim.wrap(made);
+  } catch (...) {
+    wrapped = nullptr;
+  }
+  shim.deleteTensor(made);
+  if (!wrapped) {
+    PyErr_Clear(); // the table's contract: null and no error set
     return nullptr;
+  }
+  *data = reinterpret_cast<uint64_t>(address);
+  return wrapped;
+}
+
+/// emptyContiguous through at::detail::empty_cuda.
+PyObject *emptyThroughAten(const int64_t *sizes, int64_t rank,
+                           int32_t scalarType, int32_t device, uint64_t *data) {
+  if (scalarType < INT8_MIN || scalarType > INT8_MAX || device < 0 ||
+      device > INT8_MAX)
+    return nullptr;
+  // The handle aoti_torch_delete_tensor_object deletes: an at::Tensor in
+  // storage from the global operator new, which empty_cuda's result fills.
+  void *slot = ::operator new(sizeof(ReturnedTensor));
+  try {
+    new (slot) ReturnedTensor(shim.emptyCuda(
+        {sizes, static_cast<size_t>(rank)}, static_cast<int8_t>(scalarType),
+        {static_cast<int8_t>(cudaDeviceType), static_cast<int8_t>(device),
+         true},
+        {0, false}));
+  } catch (...) {
+    // Out of memory and the like: the caller falls back to torch's own
+    // allocation, which raises torch's exception.
+    ::operator delete(slot);
+    return nullptr;
+  }
+  return wrapAndRelease(slot, data);
+}
+
+/// emptyContiguous through aoti_torch_empty_strided.
+PyObject *emptyThroughShim(const int64_t *sizes, int64_t rank,
+                           int32_t scalarType, int32_t device, uint64_t *data) {
   int64_t strides[kMaxRank];
   int64_t stride = 1;
   for (int64_t d = rank - 1; d >= 0; --d) {
@@ -139,30 +240,22 @@ PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
     stride *= sizes[d] > 1 ? sizes[d] : 1;
   }
   TensorHandle made = nullptr;
-  try {
-    // Out of memory and the like: the caller falls back to torch's own
-    // allocation, which raises torch's exception.
-    if (shim.emptyStrided(rank, sizes, strides, scalarType, cudaDeviceType,
-                          device, &made) ||
-        !made)
-      return nullptr;
-    void *address = nullptr;
-    PyObject *wrapped = nullptr;
-    if (!shim.getDataPtr(made, &address))
-      wrapped = shim.wrap(made);
-    shim.deleteTensor(made);
-    if (!wrapped) {
-      PyErr_Clear();
-      return nullptr;
-    }
-    *data = reinterpret_cast<uint64_t>(address);
-    return wrapped;
-  } catch (...) {
-    if (made)
-      shim.deleteTensor(made);
-    PyErr_Clear(); // the table's contract: null and no error set
+  // Out of memory and the like: the caller falls back to torch's own
+  // allocation, which raises torch's exception.
+  if (shim.emptyStrided(rank, sizes, strides, scalarType, cudaDeviceType,
+                        device, &made) ||
+      !made)
     return nullptr;
-  }
+  return wrapAndRelease(made, data);
+}
+
+PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
+                          int32_t scalarType, int32_t device, uint64_t *data) {
+  if (rank < 0 || rank > kMaxRank)
+    return nullptr;
+  return shim.emptyCuda
+             ? emptyThroughAten(sizes, rank, scalarType, device, data)
+             : emptyThroughShim(sizes, rank, scalarType, device, data);
 }
 
 void *currentStream(int32_t device) {
@@ -233,6 +326,17 @@ PyObject *bind(PyObject *module, PyObject *args) {
   lookUp(cpu, "_ZN2at4_ops7is_conj4callERKNS_6TensorE", found.isConj, missing);
   lookUp(cuda, "aoti_torch_get_current_cuda_stream", found.currentCudaStream,
          missing);
+  // Optional: releases whose empty_cuda takes c10's own optional type have
+  // it under another name, and allocate through the shim.
+  std::string optional;
+  int32_t (*complexType[3])() = {};
+  lookUp(cpu, "aoti_torch_dtype_complex32", complexType[0], optional);
+  lookUp(cpu, "aoti_torch_dtype_complex64", complexType[1], optional);
+  lookUp(cpu, "aoti_torch_dtype_complex128", complexType[2], optional);
+  lookUp(cuda,
+         "_ZN2at6detail10empty_cudaEN3c108ArrayRefIlEENS1_10ScalarTypeESt8"
+         "optionalINS1_6DeviceEES5_INS1_12MemoryFormatEE",
+         found.emptyCuda, optional);
   std::string wrapMissing;
   lookUp(python, "_Z16THPVariable_WrapRKN2at10TensorBaseE", found.wrap,
          wrapMissing);
@@ -249,14 +353,29 @@ PyObject *bind(PyObject *module, PyObject *args) {
   tensorOffset = offset;
   cudaDeviceType = shim.deviceTypeCuda();
   stridedLayout = shim.layoutStrided();
+  complexTypesKnown = complexType[0] && complexType[1] && complexType[2];
+  for (int i = 0; complexTypesKnown && i < 3; ++i)
+    complexTypes[i] = complexType[i]();
   setTensorAccess(module, &tensorAccess);
   Py_RETURN_NONE;
+}
+
+/// allocator() -> the function outputs are allocated with, or None before
+/// bind.
+PyObject *allocator(PyObject *module, PyObject *) {
+  if (!static_cast<TensorAccessState *>(PyModule_GetState(module))->access)
+    Py_RETURN_NONE;
+  return PyUnicode_FromString(shim.emptyCuda ? "at::detail::empty_cuda"
+                                             : "aoti_torch_empty_strided");
 }
 
 PyMethodDef moduleMethods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(libtorch_cpu, libtorch_cuda, libtorch_python, tensor offset) -> "
      "None, or what is missing."},
+    {"allocator", allocator, METH_NOARGS,
+     "allocator() -> the function outputs are allocated with, or None before "
+     "bind."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef moduleDefinition = tensorAccessModuleDef(

@@ -85,3 +85,6 @@ def test_torch_shim_says_what_it_misses():
         "bad tensor offset 3"
     with pytest.raises(RuntimeError, match="no table"):
         shim.table()
+    # The optional allocator is not among what a bind needs.
+    assert "empty_cuda" not in missing
+    assert shim.allocator() is None

@@ -476,6 +476,9 @@ def test_torch_tensor_reader_matches_attributes(request, reader):
             torch.__version__)
         module = found[0]
         assert module.__name__ == "pointwise._torchshim"
+        # Releases whose empty_cuda takes std::optional (this one) allocate
+        # through it, not through the dispatcher.
+        assert module.allocator() == "at::detail::empty_cuda"
         # Its table is the one the call path uses from here on; the bound
         # module's goes back at the end.
         bound = _native._torch_tensors
