@@ -1,6 +1,8 @@
 // Element offsets (an operand's offset plus coordinates times strides) are
 // bounded by the layout's reach, which the index type holds: pw-tile marks
-// their sums and products nsw and extends them to index as unsigned. The
+// their sums and products nsw. They may be negative (the runtime passes
+// each operand's first element, whose strides may be negative), so they
+// extend to index with their sign. The
 // linear strategy's last, partial block loops over its steps, one guarded
 // element each.
 // RUN: pw-opt %s --split-input-file --pw-tile=index-bitwidth=32 | FileCheck %s
@@ -20,10 +22,10 @@
 // CHECK-NEXT: %[[IN:.*]] = arith.addi %[[IN_PART]], %[[IN_COLUMN]] overflow<nsw> : i32
 // CHECK-NEXT: %[[OUT_ROW:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
 // CHECK-NEXT: %[[OUT:.*]] = arith.addi %[[OUT_ROW]], %{{.*}} overflow<nsw> : i32
-// CHECK-NEXT: %[[IN_INDEX:.*]] = arith.index_castui %[[IN]] : i32 to index
+// CHECK-NEXT: %[[IN_INDEX:.*]] = arith.index_cast %[[IN]] : i32 to index
 // CHECK-NEXT: %[[X:.*]] = memref.load %{{.*}}[%[[IN_INDEX]]]
 // CHECK-NEXT: %[[Y:.*]] = arith.negf %[[X]] : f32
-// CHECK-NEXT: %[[OUT_INDEX:.*]] = arith.index_castui %[[OUT]] : i32 to index
+// CHECK-NEXT: %[[OUT_INDEX:.*]] = arith.index_cast %[[OUT]] : i32 to index
 // CHECK-NEXT: memref.store %[[Y]], %{{.*}}[%[[OUT_INDEX]]]
 // CHECK-NEXT: }
 // CHECK-NEXT: }
@@ -54,7 +56,7 @@ func.func @strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %c: memref<?
 // CHECK-NEXT: %[[L:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
 // CHECK-NEXT: %[[PL:.*]] = arith.addi %[[L]], %[[P]] overflow<nsw> : i32
 // CHECK-NEXT: %[[ELEMENT:.*]] = arith.addi %[[TILE]], %[[PL]] overflow<nsw> : i32
-// CHECK-NEXT: %[[INDEX:.*]] = arith.index_castui %[[ELEMENT]] : i32 to index
+// CHECK-NEXT: %[[INDEX:.*]] = arith.index_cast %[[ELEMENT]] : i32 to index
 // CHECK-NEXT: vector.load %{{.*}}[%[[INDEX]]]
 func.func @transposed(%a: memref<?x?xf32, strided<[1, ?], offset: ?>>, %c: memref<?x?xf32>) {
   pointwise.map ins(%a : memref<?x?xf32, strided<[1, ?], offset: ?>>) outs(%c : memref<?x?xf32>) {

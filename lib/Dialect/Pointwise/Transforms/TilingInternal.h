@@ -173,13 +173,13 @@ private:
                : builder.createOrFold<mlir::arith::IndexCastOp>(loc, indexType,
                                                                 index);
   }
-  /// `value`, an element offset of an access or a count, as an index: both
-  /// are non-negative, so zero extension, which LLVM's analyses of the
-  /// 32-bit kernels' addresses take at less cost than sign extension.
+  /// `value` as an index. Element offsets may be negative: the family
+  /// runtime passes each operand's pointer to its first element, whose
+  /// strides may be negative (lib/Runtime/FamilyDispatch.cpp, rebasing).
   mlir::Value toIndex(mlir::Value value) {
     return value.getType().isIndex()
                ? value
-               : builder.createOrFold<mlir::arith::IndexCastUIOp>(
+               : builder.createOrFold<mlir::arith::IndexCastOp>(
                      loc, builder.getIndexType(), value);
   }
   mlir::Value add(mlir::Value a, mlir::Value b) {
@@ -194,8 +194,8 @@ private:
   /// (pointwise::layout::computeIndexWidth), which bounds every partial sum
   /// and product: neither wraps as a signed number. Where a guarded element
   /// is out of range the value may wrap, but it then reaches no access.
-  /// Saying so (nsw) halves the time NVPTX's straight-line strength
-  /// reduction spends on a 32-bit transpose (docs/Performance.md, row
+  /// Saying so (nsw) spares LLVM's analyses of the 32-bit kernels'
+  /// addresses part of their work (docs/Performance.md, row
   /// `offset-no-wrap`).
   mlir::Value addOffset(mlir::Value a, mlir::Value b) {
     return builder.createOrFold<mlir::arith::AddIOp>(
