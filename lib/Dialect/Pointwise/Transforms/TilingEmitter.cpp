@@ -155,7 +155,7 @@ SmallVector<Value> KernelEmitter::computeOffsets(Value linear) {
     }
     Value offset = operand.offset;
     for (auto [index, stride] : llvm::zip(indices, operand.strides))
-      offset = add(offset, mul(index, stride));
+      offset = addOffset(offset, mulOffset(index, stride));
     offsets.push_back(offset);
   }
   return offsets;

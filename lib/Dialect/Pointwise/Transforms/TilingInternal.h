@@ -173,6 +173,9 @@ private:
                : builder.createOrFold<mlir::arith::IndexCastOp>(loc, indexType,
                                                                 index);
   }
+  /// `value` as an index. Element offsets may be negative: the family
+  /// runtime passes each operand's pointer to its first element, whose
+  /// strides may be negative (lib/Runtime/FamilyDispatch.cpp, rebasing).
   mlir::Value toIndex(mlir::Value value) {
     return value.getType().isIndex()
                ? value
@@ -184,6 +187,23 @@ private:
   }
   mlir::Value mul(mlir::Value a, mlir::Value b) {
     return builder.createOrFold<mlir::arith::MulIOp>(loc, a, b);
+  }
+  /// A sum and a product of an operand's element offset: its offset plus
+  /// coordinates (each below its dim's size) times its strides. The index
+  /// type is chosen so that |offset| + sum (size - 1) * |stride| fits it
+  /// (pointwise::layout::computeIndexWidth), which bounds every partial sum
+  /// and product: neither wraps as a signed number. Where a guarded element
+  /// is out of range the value may wrap, but it then reaches no access.
+  /// Saying so (nsw) spares LLVM's analyses of the 32-bit kernels'
+  /// addresses part of their work (docs/Performance.md, row
+  /// `offset-no-wrap`).
+  mlir::Value addOffset(mlir::Value a, mlir::Value b) {
+    return builder.createOrFold<mlir::arith::AddIOp>(
+        loc, a, b, mlir::arith::IntegerOverflowFlags::nsw);
+  }
+  mlir::Value mulOffset(mlir::Value a, mlir::Value b) {
+    return builder.createOrFold<mlir::arith::MulIOp>(
+        loc, a, b, mlir::arith::IntegerOverflowFlags::nsw);
   }
   mlir::Value divide(mlir::Value a, mlir::Value b) {
     return builder.createOrFold<mlir::arith::DivUIOp>(loc, a, b);
@@ -278,7 +298,8 @@ private:
   /// The offset of lane `lane` of a vector chunk starting at `offset`.
   mlir::Value laneOffset(const FlatOperand &operand, mlir::Value offset,
                          int64_t lane) {
-    return lane ? add(offset, mul(constant(lane), operand.strides.back()))
+    return lane ? addOffset(offset,
+                            mulOffset(constant(lane), operand.strides.back()))
                 : offset;
   }
   void emitScalarElement(mlir::Value linear);

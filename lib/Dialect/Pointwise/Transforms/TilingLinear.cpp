@@ -201,10 +201,7 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
             values.push_back(values.front());
             continue;
           }
-          Value laneOffset =
-              lane ? add(offset, mul(constant(lane), operand.strides.back()))
-                   : offset;
-          values.push_back(load(operand, laneOffset));
+          values.push_back(load(operand, laneOffset(operand, offset, lane)));
         }
       }
       chunkLanes.push_back(std::move(values));
@@ -245,12 +242,9 @@ void KernelEmitter::emitVectorChunks(ArrayRef<Value> chunkIndices,
         // i1 outputs go element by element, along their own last stride
         // (which the vector path's condition does not constrain).
         for (int64_t lane = 0; lane < vectorWidth; ++lane) {
-          Value laneOffset =
-              lane ? add(offset, mul(constant(lane), operand.strides.back()))
-                   : offset;
-          memref::StoreOp::create(builder, loc, results[index][lane],
-                                  operand.flat,
-                                  ValueRange{toIndex(laneOffset)});
+          memref::StoreOp::create(
+              builder, loc, results[index][lane], operand.flat,
+              ValueRange{toIndex(laneOffset(operand, offset, lane))});
         }
         continue;
       }
@@ -301,13 +295,18 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
   // across the block for each step, `elementsPerThread` steps. A block whose
   // elements are all in range loads every step's inputs before computing
   // (independent loads in flight, as on the vector path); the last, partial
-  // block guards each step.
+  // block loops over the steps, one guarded element each: a guarded element
+  // waits for its own load either way, so the loop keeps no load out of
+  // flight and the kernel one copy of the element's code instead of
+  // `elementsPerThread` (docs/Performance.md, row `linear-edge-loop`).
   auto emitScalarSteps = [&](Value first) {
     Value base = mul(block, constant(elementsPerThread));
+    auto linearOf = [&](Value step) {
+      return add(first, add(mul(add(base, step), blockThreads), thread));
+    };
     SmallVector<Value> linears;
     for (int64_t step = 0; step < elementsPerThread; ++step)
-      linears.push_back(add(
-          first, add(mul(add(base, constant(step)), blockThreads), thread)));
+      linears.push_back(linearOf(constant(step)));
     Value blockEnd = add(first, mul(add(block, constant(1)), perBlock));
     auto ifFull =
         scf::IfOp::create(builder, loc,
@@ -318,8 +317,10 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
     builder.setInsertionPointToStart(ifFull.thenBlock());
     emitScalarElements(linears);
     builder.setInsertionPointToStart(ifFull.elseBlock());
-    for (Value linear : linears)
-      emitGuardedScalarElement(linear);
+    auto steps = scf::ForOp::create(builder, loc, constant(0),
+                                    constant(elementsPerThread), constant(1));
+    builder.setInsertionPointToStart(steps.getBody());
+    emitGuardedScalarElement(linearOf(steps.getInductionVar()));
   };
 
   if (strategy == Strategy::General) {

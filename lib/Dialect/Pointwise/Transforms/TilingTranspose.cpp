@@ -83,9 +83,9 @@ Value KernelEmitter::getTileElementOffset(const TransposeTiles &tiles,
   const FlatOperand &flat = operand < inputs.size()
                                 ? inputs[operand]
                                 : outputs[operand - inputs.size()];
-  return add(tiles.offsets[operand],
-             add(mul(p, flat.strides[tiles.transposedDim]),
-                 mul(l, flat.strides[tiles.last])));
+  return addOffset(tiles.offsets[operand],
+                   addOffset(mulOffset(p, flat.strides[tiles.transposedDim]),
+                             mulOffset(l, flat.strides[tiles.last])));
 }
 
 SmallVector<Value> KernelEmitter::loadAlongLastDim(const FlatOperand &input,
@@ -340,11 +340,13 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
       tiles.offsets.push_back(Value());
       continue;
     }
-    Value offset = add(operand.offset,
-                       add(mul(tiles.firstP, operand.strides[transposedDim]),
-                           mul(tiles.firstL, operand.strides[tiles.last])));
+    Value offset = addOffset(
+        operand.offset,
+        addOffset(mulOffset(tiles.firstP, operand.strides[transposedDim]),
+                  mulOffset(tiles.firstL, operand.strides[tiles.last])));
     for (auto [position, dim] : llvm::enumerate(batchDims))
-      offset = add(offset, mul(batchIndices[position], operand.strides[dim]));
+      offset = addOffset(
+          offset, mulOffset(batchIndices[position], operand.strides[dim]));
     tiles.offsets.push_back(offset);
   }
   // The interior tiles, all but those at the high edges, need no bounds
