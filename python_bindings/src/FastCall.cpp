@@ -352,6 +352,8 @@ PyObject *fastPathCall(PyObject *object, PyObject *args, PyObject *kwargs) {
   void *stream = nullptr;
   if (const PwTensorAccess *tensorAccess = boundTensorAccess()) {
     stream = tensorAccess->currentStream(static_cast<int32_t>(device));
+    if (!stream && PyErr_Occurred())
+      return nullptr;
   } else {
     Ref streamObject(PyObject_CallFunction(self->rawStream, "l", device));
     if (!streamObject)

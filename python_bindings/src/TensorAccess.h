@@ -45,7 +45,9 @@ struct PwTensorAccess {
   PyObject *(*emptyContiguous)(const int64_t *sizes, int64_t rank,
                                int32_t scalarType, int32_t device,
                                uint64_t *data);
-  /// The framework's current stream on `device`.
+  /// The framework's current stream on `device`; null is its legacy default
+  /// stream. Null with a Python error set when the stream cannot be found:
+  /// the caller then raises rather than launch on another stream.
   void *(*currentStream)(int32_t device);
 };
 

@@ -9,7 +9,7 @@
 
 #include "TensorAccessMethods.h"
 
-#include <exception>
+#include <cstdint>
 #include <vector>
 
 namespace {
@@ -101,13 +101,14 @@ PyObject *stream(PyObject *module, PyObject *device) {
   long index = PyLong_AsLong(device);
   if (index == -1 && PyErr_Occurred())
     return nullptr;
-  try {
-    return PyLong_FromVoidPtr(
-        access->currentStream(static_cast<int32_t>(index)));
-  } catch (const std::exception &error) {
-    PyErr_SetString(PyExc_RuntimeError, error.what());
+  if (index < 0 || index > INT32_MAX) {
+    PyErr_Format(PyExc_ValueError, "stream: no device %ld", index);
     return nullptr;
   }
+  void *found = access->currentStream(static_cast<int32_t>(index));
+  if (!found && PyErr_Occurred())
+    return nullptr;
+  return PyLong_FromVoidPtr(found);
 }
 
 PyMethodDef commonMethods[] = {

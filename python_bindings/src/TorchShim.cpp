@@ -260,8 +260,14 @@ PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
 
 void *currentStream(int32_t device) {
   void *stream = nullptr;
-  if (shim.currentCudaStream(device, &stream))
+  // torch's device indices are 8-bit: a larger one would name another.
+  if (device < 0 || device > INT8_MAX ||
+      shim.currentCudaStream(device, &stream)) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "torch's C shim gave no current CUDA stream for device %d",
+                 static_cast<int>(device));
     return nullptr;
+  }
   return stream;
 }
 

@@ -113,9 +113,13 @@ PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
   }
 }
 
-void *currentStream(int32_t device) {
+void *currentStream(int32_t device) try {
   return c10::cuda::getCurrentCUDAStream(static_cast<c10::DeviceIndex>(device))
       .stream();
+} catch (const std::exception &error) {
+  // A device index c10 refuses.
+  PyErr_SetString(PyExc_RuntimeError, error.what());
+  return nullptr;
 }
 
 const PwTensorAccess tensorAccess = {kTensorAccessVersion, readTensor,

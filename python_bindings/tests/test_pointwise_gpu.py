@@ -501,6 +501,12 @@ def test_torch_tensor_reader_matches_attributes(request, reader):
     table = _native._check_torch_tensors(module, _runtime.load_runtime(),
                                          torch)
     assert table is not None and table[module.probe(b)[2]] is torch.float32
+    # A device torch does not have: an error, not another device's stream.
+    for missing in (torch.cuda.device_count() + 7, 300):
+        with pytest.raises(RuntimeError):
+            module.stream(missing)
+    with pytest.raises(ValueError, match="no device"):
+        module.stream(-1)
 
     def run_both(*args, **outputs):
         results = []
