@@ -10,7 +10,6 @@
 #include "Pointwise/Compiler/HostBuiltins.h"
 #include "Pointwise/Runtime/Runtime.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -141,14 +140,7 @@ bool pointwise::capi::compileHostObject(llvm::Module &module, size_t index,
   }
   gatherInitializers(module, /*constructors=*/true, getInitFunction(index));
   gatherInitializers(module, /*constructors=*/false, getFiniFunction(index));
-  module.setTargetTriple((*machine)->getTargetTriple());
-  module.setDataLayout((*machine)->createDataLayout());
-  auto optimize = mlir::makeOptimizingTransformer(2, 0, machine->get());
-  if (llvm::Error err = optimize(&module)) {
-    error = llvm::toString(std::move(err));
-    return false;
-  }
-  return pointwise::emitObject(module, **machine, object, error);
+  return pointwise::compileHostModule(module, **machine, object, error);
 }
 
 std::unique_ptr<HostJit> HostJit::create(llvm::ArrayRef<std::string> objects,

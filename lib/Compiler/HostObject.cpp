@@ -12,6 +12,8 @@
 
 #include "Pointwise/Compiler/Family.h"
 
+#include "mlir/ExecutionEngine/OptUtils.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -31,4 +33,31 @@ bool pointwise::emitObject(llvm::Module &module, llvm::TargetMachine &machine,
   passes.run(module);
   object.assign(emitted.begin(), emitted.end());
   return true;
+}
+
+bool pointwise::optimizeHostModule(llvm::Module &module,
+                                   llvm::TargetMachine &machine,
+                                   std::string &error,
+                                   mlir::TimingScope *timing) {
+  mlir::TimingScope scope =
+      timing ? timing->nest("host optimization") : mlir::TimingScope();
+  module.setTargetTriple(machine.getTargetTriple());
+  module.setDataLayout(machine.createDataLayout());
+  auto optimize = mlir::makeOptimizingTransformer(2, 0, &machine);
+  if (llvm::Error failure = optimize(&module)) {
+    error = "optimizing host code: " + llvm::toString(std::move(failure));
+    return false;
+  }
+  return true;
+}
+
+bool pointwise::compileHostModule(llvm::Module &module,
+                                  llvm::TargetMachine &machine,
+                                  std::string &object, std::string &error,
+                                  mlir::TimingScope *timing) {
+  if (!optimizeHostModule(module, machine, error, timing))
+    return false;
+  mlir::TimingScope scope =
+      timing ? timing->nest("host object") : mlir::TimingScope();
+  return emitObject(module, machine, object, error);
 }

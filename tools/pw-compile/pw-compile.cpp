@@ -22,7 +22,6 @@
 #include "Pointwise/InitAllPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
@@ -194,21 +193,6 @@ std::string findRuntimeDir(const char *argv0) {
   return std::string(dir);
 }
 
-/// Optimizes `module` (O2) for the target of `machine`.
-bool optimizeHostModule(llvm::Module &module, llvm::TargetMachine &machine,
-                        TimingScope *timing, std::string &error) {
-  TimingScope hostTime =
-      timing ? timing->nest("host optimization") : TimingScope();
-  module.setTargetTriple(machine.getTargetTriple());
-  module.setDataLayout(machine.createDataLayout());
-  auto optimize = makeOptimizingTransformer(2, 0, &machine);
-  if (llvm::Error err = optimize(&module)) {
-    error = "optimizing host code: " + llvm::toString(std::move(err));
-    return false;
-  }
-  return true;
-}
-
 /// The HostObjectEmitter of pw-compile: O2, then a relocatable object for
 /// the host, with a target machine of the calling thread's own.
 bool compileHostPart(llvm::Module &module, size_t, TimingScope *timing,
@@ -218,10 +202,7 @@ bool compileHostPart(llvm::Module &module, size_t, TimingScope *timing,
     error = "no host target: " + error;
     return false;
   }
-  if (!optimizeHostModule(module, *machine, timing, error))
-    return false;
-  TimingScope objectTime = timing ? timing->nest("host object") : TimingScope();
-  return emitObject(module, *machine, object, error);
+  return compileHostModule(module, *machine, object, error, timing);
 }
 
 /// Links `objects` with the C/C++ compiler driver into `output`: a shared
@@ -357,7 +338,7 @@ int main(int argc, char **argv) {
         createHostTargetMachine(error);
     if (!machine)
       return fail("no host target: " + error);
-    if (!optimizeHostModule(*host, *machine, &timing, error))
+    if (!optimizeHostModule(*host, *machine, error, &timing))
       return fail(error);
     auto output = openOutputFile(outputFilename, &error);
     if (!output)

@@ -177,6 +177,19 @@ std::unique_ptr<llvm::Module> lowerAndTranslateFamilies(
 bool emitObject(llvm::Module &module, llvm::TargetMachine &machine,
                 std::string &object, std::string &error);
 
+/// Optimizes host module `module` (O2) for the target of `machine`, whose
+/// triple and data layout it takes: the host code of every family
+/// compilation (pw-compile's objects and LLVM IR, the C API's JIT objects).
+/// `timing` (may be null) gets a "host optimization" scope.
+bool optimizeHostModule(llvm::Module &module, llvm::TargetMachine &machine,
+                        std::string &error,
+                        mlir::TimingScope *timing = nullptr);
+
+/// optimizeHostModule, then emitObject (a "host object" scope of `timing`).
+bool compileHostModule(llvm::Module &module, llvm::TargetMachine &machine,
+                       std::string &object, std::string &error,
+                       mlir::TimingScope *timing = nullptr);
+
 /// Compiles the host module of one part (index `index`; the family tables
 /// come last) to a relocatable object, on the thread that calls it; false
 /// with `error` set on failure. Steps may report their times under
