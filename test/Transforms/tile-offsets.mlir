@@ -43,18 +43,19 @@ func.func @strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %c: memref<?
 // -----
 
 // The transpose strategy (a unit stride along dim 0 of the input): each
-// operand's offset to its tile, and each element's offset within it.
+// operand's offset to its tile, and each element's offset within it, their
+// terms along L made first whatever compiler built pw-tile.
 // CHECK-LABEL: func @transposed
 // CHECK: memref.alloca
-// CHECK: %[[TILE_P:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
-// CHECK-NEXT: %[[TILE_L:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
-// CHECK-NEXT: %[[TILE_PL:.*]] = arith.addi %[[TILE_L]], %[[TILE_P]] overflow<nsw> : i32
+// CHECK: %[[TILE_L:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[TILE_P:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[TILE_PL:.*]] = arith.addi %[[TILE_P]], %[[TILE_L]] overflow<nsw> : i32
 // CHECK-NEXT: %[[TILE:.*]] = arith.addi %{{.*}}, %[[TILE_PL]] overflow<nsw> : i32
 // CHECK-NEXT: %[[OUT_TILE_P:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
 // CHECK-NEXT: arith.addi %[[OUT_TILE_P]], %{{.*}} overflow<nsw> : i32
-// CHECK: %[[P:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
-// CHECK-NEXT: %[[L:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
-// CHECK-NEXT: %[[PL:.*]] = arith.addi %[[L]], %[[P]] overflow<nsw> : i32
+// CHECK: %[[L:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[P:.*]] = arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[PL:.*]] = arith.addi %[[P]], %[[L]] overflow<nsw> : i32
 // CHECK-NEXT: %[[ELEMENT:.*]] = arith.addi %[[TILE]], %[[PL]] overflow<nsw> : i32
 // CHECK-NEXT: %[[INDEX:.*]] = arith.index_cast %[[ELEMENT]] : i32 to index
 // CHECK-NEXT: vector.load %{{.*}}[%[[INDEX]]]
