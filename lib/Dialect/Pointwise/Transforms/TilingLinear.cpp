@@ -337,11 +337,13 @@ void KernelEmitter::emit(Strategy strategy, int64_t blockSize, int64_t unroll) {
     // the first block; everything after it is shifted by the head (none at
     // rank 2 and more).
     if (!isConstantIntValue(head, 0)) {
-      auto ifHead = scf::IfOp::create(
-          builder, loc,
-          bothTrue(builder.createOrFold<arith::CmpIOp>(
-                       loc, arith::CmpIPredicate::eq, block, constant(0)),
-                   lessThan(thread, head)));
+      // Named operands: a fixed order of the ops, whatever compiler builds
+      // pw-tile.
+      Value inHead = lessThan(thread, head);
+      Value firstBlock = builder.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, block, constant(0));
+      auto ifHead =
+          scf::IfOp::create(builder, loc, bothTrue(firstBlock, inHead));
       OpBuilder::InsertionGuard headPath(builder);
       builder.setInsertionPointToStart(ifHead.thenBlock());
       emitGuardedScalarElement(thread);

@@ -150,11 +150,11 @@ void KernelEmitter::emitTransposeStaging(const TransposeTiles &tiles,
     for (auto [index, buffer] : llvm::enumerate(tiles.buffers)) {
       if (!buffer)
         continue;
-      auto guard = scf::IfOp::create(
-          builder, loc,
-          bothTrue(
-              lessThan(add(tiles.firstP, column), sizes[tiles.transposedDim]),
-              lessThan(add(tiles.firstL, l), sizes[tiles.last])));
+      // Named operands: a fixed order of the ops (see getTileElementOffset).
+      Value inL = lessThan(add(tiles.firstL, l), sizes[tiles.last]);
+      Value inP =
+          lessThan(add(tiles.firstP, column), sizes[tiles.transposedDim]);
+      auto guard = scf::IfOp::create(builder, loc, bothTrue(inP, inL));
       OpBuilder::InsertionGuard inside(builder);
       builder.setInsertionPointToStart(guard.thenBlock());
       Value offset = getTileElementOffset(tiles, index, column, l);
@@ -254,10 +254,9 @@ void KernelEmitter::emitTransposeCompute(const TransposeTiles &tiles,
   }
   OpBuilder::InsertionGuard rows(builder);
   Value p = add(firstRow, createEdgeTileRowLoop(tiles, rowsPerStep));
-  auto guard =
-      scf::IfOp::create(builder, loc,
-                        bothTrue(lessThan(add(tiles.firstP, p), sizeP),
-                                 lessThan(add(tiles.firstL, column), sizeL)));
+  Value inL = lessThan(add(tiles.firstL, column), sizeL);
+  Value inP = lessThan(add(tiles.firstP, p), sizeP);
+  auto guard = scf::IfOp::create(builder, loc, bothTrue(inP, inL));
   builder.setInsertionPointToStart(guard.thenBlock());
   emitStep(p, loadDirect(p));
 }
@@ -356,12 +355,13 @@ void KernelEmitter::emitTranspose(int64_t transposedDim, int64_t tileEdge) {
   }
   // The interior tiles, all but those at the high edges, need no bounds
   // checks; with the vector path safe they move whole vectors.
-  tiles.full = bothTrue(builder.createOrFold<arith::CmpIOp>(
-                            loc, arith::CmpIPredicate::ule,
-                            add(tiles.firstP, edge), sizes[transposedDim]),
-                        builder.createOrFold<arith::CmpIOp>(
-                            loc, arith::CmpIPredicate::ule,
-                            add(tiles.firstL, edge), sizes[tiles.last]));
+  Value fullAlongL = builder.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ule, add(tiles.firstL, edge),
+      sizes[tiles.last]);
+  Value fullAlongP = builder.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ule, add(tiles.firstP, edge),
+      sizes[transposedDim]);
+  tiles.full = bothTrue(fullAlongP, fullAlongL);
 
   // Each pass is a thread loop of kTileThreads threads with three paths:
   // vectors (interior tiles, vector path safe), unguarded scalars
