@@ -260,14 +260,15 @@ TIMING_ROW = re.compile(r"^\s*([\d.]+)\s+\(\s*[\d.]+%\)\s+(?:([\d.]+)\s+"
                         r"\(\s*[\d.]+%\)\s+)?(.+?)\s*$")
 
 
-def pw_compile_stages(tool, path, fmt, chip):
+def pw_compile_stages(tool, path, fmt, chip, index_bitwidths):
     """Wall time and the --mlir-timing rows (name -> seconds) of one run."""
+    widths = ["--index-bitwidths=" + index_bitwidths] if index_bitwidths else []
     with tempfile.TemporaryDirectory() as out:
         began = time.perf_counter()
         result = subprocess.run(
             [tool, path, "-o", os.path.join(out, "f.o"), "--quiet",
              "--format=" + fmt, "--chip=" + chip, "--mlir-timing",
-             "--mlir-timing-display=list"],
+             "--mlir-timing-display=list"] + widths,
             capture_output=True, text=True, check=True)
         wall = time.perf_counter() - began
     rows = {}
@@ -284,12 +285,16 @@ HOST_ROWS = {"translation to LLVM IR", "family entries", "host optimization",
 
 
 def pw_compile_table(args, tool):
-    print("pw-compile of the rank-r add family (%s; median of %d; ms; pass "
-          "times summed over the threads that ran them)" % (tool, args.repeat))
+    widths = args.index_bitwidths or "32"
+    print("pw-compile of the rank-r add family (%s; index bitwidths %s; median "
+          "of %d; ms; pass times summed over the threads that ran them)" % (
+              tool, widths, args.repeat))
     columns = ["variants", "wall", "passes", "to-binary", "NVPTX", "ptxas",
                "host"]
     print("%-5s" % "rank" + "".join("%10s" % c for c in columns))
-    variants = {1: 2, 2: 10, 3: 18, 4: 26, 5: 34, 6: 42}
+    # Per bitwidth: a linear variant per rank and, from rank 2, a narrow one
+    # and a transpose per input (docs/Families.md).
+    per_width = len(set(widths.split(",")))
     with tempfile.TemporaryDirectory() as work:
         for rank in args.ranks:
             path = os.path.join(work, "add_r%d.mlir" % rank)
@@ -298,8 +303,8 @@ def pw_compile_table(args, tool):
             runs = {"fatbin": [], "isa": []}
             for _ in range(args.repeat):
                 for fmt in runs:
-                    runs[fmt].append(pw_compile_stages(tool, path, fmt,
-                                                       args.chip))
+                    runs[fmt].append(pw_compile_stages(
+                        tool, path, fmt, args.chip, args.index_bitwidths))
 
             def med(fmt, pick):
                 return statistics.median(pick(w, r) for w, r in runs[fmt])
@@ -318,7 +323,7 @@ def pw_compile_table(args, tool):
             nvptx = med("isa", lambda w, r: r.get("GpuModuleToBinaryPass", 0.0))
             host = med("fatbin", lambda w, r: sum(r.get(k, 0.0)
                                                   for k in HOST_ROWS))
-            print("%-5d" % rank + "%10d" % variants.get(rank, 0) +
+            print("%-5d" % rank + "%10d" % ((4 * rank - 3) * per_width) +
                   "".join("%10.1f" % (v * 1e3) for v in (
                       wall, med("fatbin", passes), binary, nvptx,
                       max(0.0, binary - nvptx), host)))
@@ -347,6 +352,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ranks", type=parse_ranks, default=parse_ranks("1-6"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--index-bitwidths",
+                        help="pw-compile's --index-bitwidths for its table "
+                             "(default: pw-compile's, 32)")
     parser.add_argument("--modes", type=lambda t: t.split(","),
                         default=MODES, help="first-call modes to measure, "
                         "comma-separated: on-demand, complete, serial (default all)")

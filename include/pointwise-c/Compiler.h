@@ -60,7 +60,8 @@ PWC_API const char *pwcGetLastError(void);
  *   chip=sm_90             GPU architecture
  *   format=fatbin|bin|isa  embedded GPU code (isa: PTX for the driver's JIT)
  *   cuda-path=DIR          CUDA toolkit for bin/fatbin (ptxas)
- *   index-bitwidths=32,64  index variants to build
+ *   index-bitwidths=32,64  index variants to build (default 32: layouts
+ *                          past 32-bit offsets run in 32-bit chunks)
  *   transpose=1|0          build shared-memory transpose variants
  *   block-size=N vector-bytes=N unroll=N tile-edge=N opt-level=N
  *                          (block-size, vector-bytes and unroll 0, the

@@ -261,7 +261,7 @@ pointwise::buildFamilyVariants(ModuleOp module, const FamilyOptions &options) {
           return !memref || memref.getElementTypeBitWidth() == 32;
         });
     // Each bitwidth once, in the order given (`32,32` builds one); by
-    // default 32 and 64 (docs/Performance.md, row `index-bitwidth`).
+    // default 32 only (docs/Performance.md, row `index-bitwidth`).
     std::vector<unsigned> bitwidths;
     static constexpr unsigned kHostBitwidth = 64;
     ArrayRef<unsigned> requested =

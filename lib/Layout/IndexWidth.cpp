@@ -17,34 +17,15 @@ using namespace pointwise::layout;
 /// memory.
 static constexpr int64_t kMaxChunks = int64_t(1) << 20;
 
-static LayoutResult<void>
-verifyIndexWidthInputs(const IterationLayout &layout,
-                       const std::vector<int64_t> &elementByteSizes,
-                       int64_t limit) {
+static LayoutResult<void> verifyIndexWidthInputs(const IterationLayout &layout,
+                                                 int64_t limit) {
   LayoutResult<void> valid = verifyIterationLayout(layout);
   if (!valid)
     return valid;
-  if (elementByteSizes.size() != layout.numOperands())
-    return LayoutError{std::to_string(elementByteSizes.size()) +
-                       " element sizes for " +
-                       std::to_string(layout.numOperands()) + " operands"};
-  for (unsigned op = 0; op < elementByteSizes.size(); ++op)
-    if (elementByteSizes[op] <= 0)
-      return LayoutError{
-          "operand #" + std::to_string(op) + " has element size " +
-          std::to_string(elementByteSizes[op]) + " bytes; it must be positive"};
   if (limit < 1)
     return LayoutError{"index limit " + std::to_string(limit) +
                        " must be positive"};
   return {};
-}
-
-/// The largest reach (in elements) whose last byte is still <= `limit`, or -1
-/// when not even one element fits.
-static int64_t largestReach(int64_t limit, int64_t elementBytes) {
-  if (limit < elementBytes - 1)
-    return -1;
-  return (limit - (elementBytes - 1)) / elementBytes;
 }
 
 /// |offset| + sum_d (sizes[d] - 1) * |stride(op, d)| over the dims other than
@@ -65,11 +46,10 @@ static std::optional<int64_t> computeReach(const IterationLayout &layout,
   return reach;
 }
 
-LayoutResult<IndexWidth> pointwise::layout::computeIndexWidth(
-    const IterationLayout &layout, const std::vector<int64_t> &elementByteSizes,
-    int64_t indexLimit) {
-  LayoutResult<void> valid =
-      verifyIndexWidthInputs(layout, elementByteSizes, indexLimit);
+LayoutResult<IndexWidth>
+pointwise::layout::computeIndexWidth(const IterationLayout &layout,
+                                     int64_t indexLimit) {
+  LayoutResult<void> valid = verifyIndexWidthInputs(layout, indexLimit);
   if (!valid)
     return LayoutError{valid.error()};
   int64_t count = *detail::countElements(layout.sizes);
@@ -80,16 +60,15 @@ LayoutResult<IndexWidth> pointwise::layout::computeIndexWidth(
   for (unsigned op = 0; op < layout.numOperands(); ++op) {
     std::optional<int64_t> reach =
         computeReach(layout, op, layout.sizes.data(), layout.offsets[op]);
-    if (!reach || *reach > largestReach(indexLimit, elementByteSizes[op]))
+    if (!reach || *reach > indexLimit)
       return IndexWidth::Bits64;
   }
   return IndexWidth::Bits32;
 }
 
-/// (size - 1) * |stride| * elementBytes, saturated at INT64_MAX: only used to
-/// rank dims by how much they stretch an operand.
-static int64_t byteContribution(int64_t size, int64_t stride,
-                                int64_t elementBytes) {
+/// (size - 1) * |stride|, saturated at INT64_MAX: only used to rank dims by
+/// how much they stretch an operand.
+static int64_t reachContribution(int64_t size, int64_t stride) {
   // A dim of length 1 contributes nothing, whatever its stride; halving it
   // would make no progress.
   if (size <= 1)
@@ -97,37 +76,26 @@ static int64_t byteContribution(int64_t size, int64_t stride,
   std::optional<int64_t> magnitude = detail::checkedAbs(stride);
   std::optional<int64_t> elements =
       magnitude ? detail::checkedMul(size - 1, *magnitude) : std::nullopt;
-  std::optional<int64_t> bytes =
-      elements ? detail::checkedMul(*elements, elementBytes) : std::nullopt;
-  return bytes ? *bytes : INT64_MAX;
+  return elements ? *elements : INT64_MAX;
 }
 
 /// Halves the dim that stretches a violating operand most (or, when only the
 /// element count is too large, the longest dim) until a chunk of shape `tile`
-/// fits. Fails when a single element does not fit.
-static LayoutResult<void>
-shrinkTileUntilItFits(const IterationLayout &layout,
-                      const std::vector<int64_t> &elementByteSizes,
-                      int64_t limit, std::vector<int64_t> &tile) {
+/// fits. A tile of one element always does: its reach is 0.
+static void shrinkTileUntilItFits(const IterationLayout &layout, int64_t limit,
+                                  std::vector<int64_t> &tile) {
   unsigned rank = layout.rank();
   while (true) {
     unsigned bestDim = rank;
     int64_t bestScore = 0;
     bool violated = false;
     for (unsigned op = 0; op < layout.numOperands(); ++op) {
-      int64_t maxReach = largestReach(limit, elementByteSizes[op]);
-      if (maxReach < 0)
-        return LayoutError{
-            "operand #" + std::to_string(op) + ": one element of " +
-            std::to_string(elementByteSizes[op]) +
-            " bytes exceeds the index limit " + std::to_string(limit)};
       std::optional<int64_t> reach = computeReach(layout, op, tile.data(), 0);
-      if (reach && *reach <= maxReach)
+      if (reach && *reach <= limit)
         continue;
       violated = true;
       for (unsigned d = 0; d < rank; ++d) {
-        int64_t score = byteContribution(tile[d], layout.stride(op, d),
-                                         elementByteSizes[op]);
+        int64_t score = reachContribution(tile[d], layout.stride(op, d));
         if (score > bestScore) {
           bestScore = score;
           bestDim = d;
@@ -136,7 +104,7 @@ shrinkTileUntilItFits(const IterationLayout &layout,
     }
     if (!violated) {
       if (*detail::countElements(tile) <= limit)
-        return {};
+        return;
       for (unsigned d = 0; d < rank; ++d)
         if (tile[d] > 1 && (bestDim == rank || tile[d] > tile[bestDim]))
           bestDim = d;
@@ -149,9 +117,8 @@ shrinkTileUntilItFits(const IterationLayout &layout,
 
 /// Grows every dim of the fitting `tile`, outermost first, to the largest
 /// length that keeps it fitting: halving overshoots by up to 2x per dim.
-static void growTile(const IterationLayout &layout,
-                     const std::vector<int64_t> &elementByteSizes,
-                     int64_t limit, std::vector<int64_t> &tile) {
+static void growTile(const IterationLayout &layout, int64_t limit,
+                     std::vector<int64_t> &tile) {
   for (unsigned d = 0; d < layout.rank(); ++d) {
     int64_t otherCount = 1;
     for (unsigned e = 0; e < layout.rank(); ++e)
@@ -168,19 +135,17 @@ static void growTile(const IterationLayout &layout,
       if (*stride == 0)
         continue;
       // The tile fits, so the other dims' reach is within the budget.
-      int64_t budget = largestReach(limit, elementByteSizes[op]) -
-                       *computeReach(layout, op, tile.data(), 0, d);
+      int64_t budget = limit - *computeReach(layout, op, tile.data(), 0, d);
       length = std::min(length - 1, budget / *stride) + 1;
     }
     tile[d] = std::max(tile[d], length);
   }
 }
 
-LayoutResult<std::vector<IndexChunk>> pointwise::layout::splitFor32BitIndexing(
-    const IterationLayout &layout, const std::vector<int64_t> &elementByteSizes,
-    int64_t indexLimit) {
-  LayoutResult<void> valid =
-      verifyIndexWidthInputs(layout, elementByteSizes, indexLimit);
+LayoutResult<std::vector<IndexChunk>>
+pointwise::layout::splitFor32BitIndexing(const IterationLayout &layout,
+                                         int64_t indexLimit) {
+  LayoutResult<void> valid = verifyIndexWidthInputs(layout, indexLimit);
   if (!valid)
     return LayoutError{valid.error()};
   std::vector<IndexChunk> chunks;
@@ -189,11 +154,8 @@ LayoutResult<std::vector<IndexChunk>> pointwise::layout::splitFor32BitIndexing(
 
   unsigned rank = layout.rank();
   std::vector<int64_t> tile = layout.sizes;
-  LayoutResult<void> shrunk =
-      shrinkTileUntilItFits(layout, elementByteSizes, indexLimit, tile);
-  if (!shrunk)
-    return LayoutError{shrunk.error()};
-  growTile(layout, elementByteSizes, indexLimit, tile);
+  shrinkTileUntilItFits(layout, indexLimit, tile);
+  growTile(layout, indexLimit, tile);
 
   std::vector<int64_t> gridSizes(rank);
   int64_t numChunks = 1;

@@ -910,8 +910,7 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
                               static_cast<uint64_t>(scratch.elementBytes[op]);
     layout.offsets[op] = 0;
   }
-  LayoutResult<IndexWidth> width =
-      computeIndexWidth(layout, scratch.elementBytes);
+  LayoutResult<IndexWidth> width = computeIndexWidth(layout);
   if (!width)
     return error.layout(width.error());
   int32_t bits = static_cast<int32_t>(*width);
@@ -984,8 +983,7 @@ pwStatus pwFamilyLaunch(const pwFamily *family, void **args) {
   // their decisions are not remembered, and the chunks use copies of the
   // analysis: a variant that launches a family itself overwrites the
   // scratch before the next chunk's arguments are built.
-  LayoutResult<std::vector<IndexChunk>> chunks =
-      splitFor32BitIndexing(layout, scratch.elementBytes);
+  LayoutResult<std::vector<IndexChunk>> chunks = splitFor32BitIndexing(layout);
   if (!chunks)
     return error.layout(chunks.error());
   const std::vector<int32_t> argumentOperands = scratch.argumentOperands;

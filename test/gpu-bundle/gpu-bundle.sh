@@ -157,11 +157,18 @@ declare -A sources=(
   [kernels]="$root/test/Integration/GPU/kernels.mlir"
   [kernels-bf16-scalar]="$root/test/Integration/GPU/kernels-bf16-scalar.mlir"
 )
+# The test kernels also get 64-bit variants, which the families' tests of
+# large layouts launch; the workloads are built as pw-compile builds by
+# default.
+declare -A flags=(
+  [kernels]="--index-bitwidths=32,64"
+)
 declare -A pids=()
 for name in "${!sources[@]}"; do
-  say "pw-compile ${sources[$name]#$root/} -> $name.so"
-  "$pwc" "${sources[$name]}" -o "$staging/$name.so" --runtime-dir "$build/lib" \
-    >"$staging/$name.log" 2>&1 &
+  say "pw-compile ${sources[$name]#$root/} ${flags[$name]:-}-> $name.so"
+  # shellcheck disable=SC2086  # the flags are words
+  "$pwc" "${sources[$name]}" ${flags[$name]:-} -o "$staging/$name.so" \
+    --runtime-dir "$build/lib" >"$staging/$name.log" 2>&1 &
   pids[$name]=$!
 done
 failed=0

@@ -535,7 +535,7 @@ class Builder:
             "pw_compile_args": self.compile_args,
             "tolerances": TOLERANCE,
             "libraries": [{"file": self.library_file(m),
-                           "index_bitwidths": m.index_bitwidths or "32,64",
+                           "index_bitwidths": m.index_bitwidths or "32",
                            "cases": [c.id for c in m.compiled]}
                           for m in modules if m.compiled],
             "cases": entries,

@@ -10,17 +10,19 @@
 // when the answer is no, splits the iteration space into chunks that are
 // each 32-bit safe.
 //
-// The bound, per operand with element size E bytes and largest reachable
-// element index
+// The kernels compute element offsets in the index type and widen them to
+// the pointer's 64 bits before scaling by the element size (an LLVM
+// getelementptr sign-extends its index; PTX `mul.wide.s32`), so the bound
+// counts elements, not bytes: per operand, with largest reachable element
+// offset
 //
 //   reach = |offset| + sum_d (sizes[d] - 1) * |strides[d]|,
 //
-// is (reach + 1) * E - 1 <= limit: every byte of every element the kernel
-// addresses has a byte offset from the operand pointer representable in the
-// index type. Using |stride| bounds every partial sum of the address
+// reach <= limit. Using |stride| bounds every partial sum of the offset
 // computation, not just the final one, so flipped dims are safe too. The
 // element count must also be <= limit. The limit is INT32_MAX; tests pass a
-// small one to exercise splitting on tiny tensors.
+// small one to exercise splitting on tiny tensors. (PyTorch bounds bytes,
+// because its kernels compute byte offsets.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,21 +38,20 @@
 
 namespace pointwise::layout {
 
-/// The largest byte offset and element count a 32-bit kernel variant handles.
+/// The largest element offset and element count a 32-bit kernel variant
+/// handles.
 constexpr int64_t kMax32BitIndex = std::numeric_limits<int32_t>::max();
 
 /// The index type of a kernel variant; the value is its bit width.
 enum class IndexWidth : unsigned { Bits32 = 32, Bits64 = 64 };
 
 /// Bits32 when a kernel launched on `layout` as given (offsets included)
-/// computes only indices <= `indexLimit`, else Bits64. `elementByteSizes` has
-/// one entry per operand. An empty iteration space accesses nothing and is
-/// Bits32; a layout whose extent overflows int64 is Bits64. An enum rather
-/// than a bool so that `if (result)` cannot be mistaken for the answer.
-LayoutResult<IndexWidth>
-computeIndexWidth(const IterationLayout &layout,
-                  const std::vector<int64_t> &elementByteSizes,
-                  int64_t indexLimit = kMax32BitIndex);
+/// computes only indices <= `indexLimit`, else Bits64. An empty iteration space
+/// accesses nothing and is Bits32; a layout whose extent overflows int64 is
+/// Bits64. An enum rather than a bool so that `if (result)` cannot be mistaken
+/// for the answer.
+LayoutResult<IndexWidth> computeIndexWidth(const IterationLayout &layout,
+                                           int64_t indexLimit = kMax32BitIndex);
 
 /// A box of the iteration space: `sizes[d]` indices from `start[d]` along
 /// every dim (same rank as the split layout).
@@ -70,7 +71,7 @@ struct IndexChunk {
 /// large tensor 32-bit at all.
 ///
 /// The chunks form a grid: the dim that stretches an operand which does not
-/// fit the most (in bytes; or the longest dim when only the element count is
+/// fit the most (in elements; or the longest dim when only the element count is
 /// too large) is halved until the chunk shape fits, then every dim, outermost
 /// first, grows back to the largest length that still fits. This balances
 /// the split across dims (a transpose of a huge matrix gets a few dozen
@@ -81,7 +82,6 @@ struct IndexChunk {
 /// list.
 LayoutResult<std::vector<IndexChunk>>
 splitFor32BitIndexing(const IterationLayout &layout,
-                      const std::vector<int64_t> &elementByteSizes,
                       int64_t indexLimit = kMax32BitIndex);
 
 } // namespace pointwise::layout

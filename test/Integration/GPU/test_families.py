@@ -1073,7 +1073,7 @@ def test_describe_tables():
                                                       "linear-narrow"}
     assert {v["rank"] for v in d["variants"]
             if v["strategy"] == "linear-narrow"} == {2, 3, 4}
-    assert {v["index_bitwidth"] for v in d["variants"]} == {32, 64}
+    assert {v["index_bitwidth"] for v in d["variants"]} == {32}
     assert set(W.family_names()) >= {"add_f32", "axpy_f32", "copy_f32",
                                      "gelu_tanh_f16", "add_bf16_f32",
                                      "scale_shift_f32", "polar_f32"}
@@ -1168,11 +1168,40 @@ def _free_bytes():
     return free
 
 
-def test_large_64bit_index():
-    """An input whose elements reach beyond 2^31 bytes from its pointer."""
-    stride = 1 << 28                                     # 1 GiB per row
-    if _free_bytes() < 6 * stride * 4:
+@pytest.mark.parametrize("bits", [64, 32])
+def test_large_64bit_index(bits):
+    """An input whose element offsets reach beyond 2^31 from its pointer:
+    one launch of a 64-bit variant where the family has one (kernels.so),
+    else 32-bit chunks (workloads.mlir, built with pw-compile's default)."""
+    stride = 1 << 30                                     # 4 GiB per row
+    if _free_bytes() < 3 * stride * 4:
         pytest.skip("not enough device memory")
+    f = kernels("add_f32_r6") if bits == 64 else add
+    assert {v["index_bitwidth"] for v in f.describe()["variants"]} == \
+        ({32, 64} if bits == 64 else {32})
+    base = torch.empty(2 * stride + 256, device=DEV)
+    x = base.as_strided((3, 256), (stride, 1))
+    x.copy_(rnd(3, 256))
+    y = rnd(3, 256)
+    out = Out((3, 256))
+    if bits == 64:                 # rank 6: leading dims of size 1
+        f(x[(None,) * 4], y[(None,) * 4], out.view[(None,) * 4])
+    else:
+        f(x, y, out.view)
+    out.check(x + y)
+    v = variant(f)
+    assert v["index_bitwidth"] == bits, v
+    del base
+
+
+def test_large_byte_reach_is_32bit():
+    """Views reaching 3 GiB and 2.6 GiB of floats from their pointers but
+    fewer than 2^31 elements: the 32-bit kernels scale their element offsets
+    to bytes in 64 bits, so they run them in one launch (linear, then
+    transpose strategy)."""
+    if _free_bytes() < 20 << 30:
+        pytest.skip("not enough device memory")
+    stride = 1 << 28                                     # 1 GiB per row
     base = torch.empty(3 * stride + 256, device=DEV)
     x = base.as_strided((4, 256), (stride, 1))
     x.copy_(rnd(4, 256))
@@ -1180,9 +1209,17 @@ def test_large_64bit_index():
     out = Out((4, 256))
     add(x, y, out.view)
     out.check(x + y)
+    assert variant(add)["index_bitwidth"] == 32
+    del base, x
+
+    rows, cols = 40000, 16384                            # 2.6 GB per operand
+    x = rnd(cols, rows).t()
+    y = rnd(rows, cols)
+    out = Out((rows, cols))
+    add(x, y, out.view)
+    out.check(x + y)
     v = variant(add)
-    assert v["index_bitwidth"] == 64, v
-    del base
+    assert (v["index_bitwidth"], v["strategy"]) == (32, "transpose"), v
 
 
 def test_small_index_is_32bit():

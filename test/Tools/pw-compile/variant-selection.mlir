@@ -16,7 +16,7 @@
 // On the GPU, linear-narrow and transpose variants by name: rows 0-7 are
 // r1 i32, r1 i64, then at rank 2 per bitwidth linear, linear_narrow and
 // transpose0 (the one memref input); only the two named have entries.
-// RUN: pw-compile %s -o %t.gpu.ll --quiet --format=isa --function=copy --variants=copy__r2_i32_linear_narrow,copy__r2_i64_transpose0
+// RUN: pw-compile %s -o %t.gpu.ll --quiet --format=isa --function=copy --index-bitwidths=32,64 --variants=copy__r2_i32_linear_narrow,copy__r2_i64_transpose0
 // RUN: FileCheck %s --check-prefix=GPU < %t.gpu.ll
 // GPU: @pw_family_copy.variants = private global [8 x { i32, i32, i32, i32, ptr }] [{ i32, i32, i32, i32, ptr } { i32 1, i32 32, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 1, i32 64, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 32, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 32, i32 2, i32 -1, ptr @copy__r2_i32_linear_narrow_entry }, { i32, i32, i32, i32, ptr } { i32 2, i32 32, i32 1, i32 0, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 0, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 2, i32 -1, ptr null }, { i32, i32, i32, i32, ptr } { i32 2, i32 64, i32 1, i32 0, ptr @copy__r2_i64_transpose0_entry }]
 // GPU-NOT: copy__r1_i32_linear

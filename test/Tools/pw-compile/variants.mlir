@@ -5,6 +5,9 @@
 // linear-narrow variant (8-byte vectors) at ranks >= 2.
 // RUN: pw-compile %s -o %t.mlir --quiet
 // RUN: FileCheck %s < %t.mlir
+// 64-bit variants only when asked for.
+// RUN: pw-compile %s -o %t.wide.mlir --quiet --index-bitwidths=32,64
+// RUN: FileCheck %s --check-prefix=WIDE < %t.wide.mlir
 // RUN: pw-compile %s -o %t.few.mlir --quiet --transpose=false --index-bitwidths=64
 // RUN: FileCheck %s --check-prefix=FEW < %t.few.mlir
 // A bitwidth given twice builds its variants once.
@@ -16,8 +19,6 @@
 // CHECK-SAME: %{{.*}}: memref<?xf32, strided<[?], offset: ?>>, %{{.*}}: memref<?xf32, strided<[?], offset: ?>>, %{{.*}}: f32, %{{.*}}: memref<?xf32, strided<[?], offset: ?>>)
 // CHECK-SAME: pointwise.broadcast_resolved, pointwise.tile_index_bitwidth = 32 : i64, pointwise.tile_strategy = "linear"
 // CHECK: pointwise.map
-// CHECK-LABEL: func.func @axpy__r1_i64_linear(
-// CHECK-SAME: pointwise.tile_index_bitwidth = 64 : i64
 // CHECK-LABEL: func.func @axpy__r2_i32_linear(
 // CHECK-SAME: memref<?x?xf32, strided<[?, ?], offset: ?>>
 // CHECK-NOT: tile_vector_bytes
@@ -29,11 +30,22 @@
 // CHECK-SAME: pointwise.tile_strategy = "transpose"
 // CHECK-LABEL: func.func @axpy__r2_i32_transpose1(
 // CHECK-SAME: %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>, %{{.*}}: memref<?x?xf32, strided<[1, ?], offset: ?>>, %{{.*}}: f32, %{{.*}}: memref<?x?xf32, strided<[?, 1], offset: ?>>)
-// CHECK-LABEL: func.func @axpy__r2_i64_linear(
-// CHECK-LABEL: func.func @axpy__r2_i64_linear_narrow(
-// CHECK-LABEL: func.func @axpy__r2_i64_transpose0(
-// CHECK-LABEL: func.func @axpy__r2_i64_transpose1(
 // CHECK-NOT: func.func
+
+// WIDE-NOT: func.func @axpy(
+// WIDE-LABEL: func.func @axpy__r1_i32_linear(
+// WIDE-LABEL: func.func @axpy__r1_i64_linear(
+// WIDE-SAME: pointwise.tile_index_bitwidth = 64 : i64
+// WIDE-LABEL: func.func @axpy__r2_i32_linear(
+// WIDE-LABEL: func.func @axpy__r2_i32_linear_narrow(
+// WIDE-LABEL: func.func @axpy__r2_i32_transpose0(
+// WIDE-LABEL: func.func @axpy__r2_i32_transpose1(
+// WIDE-LABEL: func.func @axpy__r2_i64_linear(
+// WIDE-SAME: pointwise.tile_index_bitwidth = 64 : i64
+// WIDE-LABEL: func.func @axpy__r2_i64_linear_narrow(
+// WIDE-LABEL: func.func @axpy__r2_i64_transpose0(
+// WIDE-LABEL: func.func @axpy__r2_i64_transpose1(
+// WIDE-NOT: func.func
 
 // FEW-COUNT-2: func.func @axpy__r{{[12]}}_i64_linear(
 // FEW: func.func @axpy__r2_i64_linear_narrow(

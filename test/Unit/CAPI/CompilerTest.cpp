@@ -278,28 +278,38 @@ func.func private @unused_helper(%x: f32) -> f32 {
 }
 
 TEST(CompilerCAPI, CudaFamilyTable) {
-  // PTX only: no toolkit or GPU needed to compile.
-  pwcLibrary *library = compile(kAxpy, "target=cuda chip=sm_90 format=isa");
-  ASSERT_TRUE(library);
-  const pwFamily *family = pwcGetFamily(library, "axpy");
-  ASSERT_TRUE(family) << pwcGetLastError();
-  // Ranks 1 and 2, 32- and 64-bit, and at rank 2 a linear-narrow variant
-  // (all elements f32) and a transpose variant per memref input: 2 + 2 * 4.
-  EXPECT_EQ(family->numVariants, 10);
-  int transposes = 0, narrow = 0;
-  for (int i = 0; i < family->numVariants; ++i) {
-    transposes += family->variants[i].strategy == PW_STRATEGY_TRANSPOSE;
-    if (family->variants[i].strategy == PW_STRATEGY_LINEAR_NARROW) {
-      ++narrow;
-      EXPECT_EQ(family->variants[i].rank, 2);
+  // PTX only: no toolkit or GPU needed to compile. By default 32-bit
+  // variants; index-bitwidths=32,64 adds the 64-bit ones.
+  for (bool wide : {false, true}) {
+    SCOPED_TRACE(wide ? "32- and 64-bit" : "default");
+    pwcLibrary *library =
+        compile(kAxpy, wide ? "target=cuda chip=sm_90 format=isa "
+                              "index-bitwidths=32,64"
+                            : "target=cuda chip=sm_90 format=isa");
+    ASSERT_TRUE(library);
+    const pwFamily *family = pwcGetFamily(library, "axpy");
+    ASSERT_TRUE(family) << pwcGetLastError();
+    // Ranks 1 and 2, and at rank 2 a linear-narrow variant (all elements
+    // f32) and a transpose variant per memref input: 1 + 4 per bitwidth.
+    int bitwidths = wide ? 2 : 1;
+    EXPECT_EQ(family->numVariants, 5 * bitwidths);
+    int transposes = 0, narrow = 0, wideVariants = 0;
+    for (int i = 0; i < family->numVariants; ++i) {
+      transposes += family->variants[i].strategy == PW_STRATEGY_TRANSPOSE;
+      wideVariants += family->variants[i].indexBitwidth == 64;
+      if (family->variants[i].strategy == PW_STRATEGY_LINEAR_NARROW) {
+        ++narrow;
+        EXPECT_EQ(family->variants[i].rank, 2);
+      }
     }
+    EXPECT_EQ(transposes, 2 * bitwidths);
+    EXPECT_EQ(narrow, bitwidths);
+    EXPECT_EQ(wideVariants, wide ? 5 : 0);
+    pwcDestroy(library);
   }
-  EXPECT_EQ(transposes, 4);
-  EXPECT_EQ(narrow, 2);
-  pwcDestroy(library);
 
   // The transposes' cap is an option of the compile (no cap here).
-  library = compile(
+  pwcLibrary *library = compile(
       kAxpy, "target=cuda chip=sm_90 format=isa transpose-blocks-per-sm=0");
   ASSERT_TRUE(library);
   pwcDestroy(library);

@@ -22,19 +22,16 @@ namespace {
 using Ints = std::vector<int64_t>;
 
 IndexWidth indexWidthOrDie(const IterationLayout &layout,
-                           const Ints &elementSizes,
                            int64_t indexLimit = kMax32BitIndex) {
-  LayoutResult<IndexWidth> result =
-      computeIndexWidth(layout, elementSizes, indexLimit);
+  LayoutResult<IndexWidth> result = computeIndexWidth(layout, indexLimit);
   EXPECT_TRUE(result) << result.error();
   return *result;
 }
 
 std::vector<IndexChunk> splitOrDie(const IterationLayout &layout,
-                                   const Ints &elementSizes,
                                    int64_t indexLimit = kMax32BitIndex) {
   LayoutResult<std::vector<IndexChunk>> result =
-      splitFor32BitIndexing(layout, elementSizes, indexLimit);
+      splitFor32BitIndexing(layout, indexLimit);
   EXPECT_TRUE(result) << result.error();
   return *result;
 }
@@ -47,30 +44,34 @@ IterationLayout rebasedChunk(const IterationLayout &layout,
 
 TEST(IndexWidthTest, SmallContiguousTensorIs32Bit) {
   EXPECT_EQ(IndexWidth::Bits32,
-            indexWidthOrDie({{1024, 1024}, {1024, 1, 0, 1}, {0, 0}}, {4, 2}));
+            indexWidthOrDie({{1024, 1024}, {1024, 1, 0, 1}, {0, 0}}));
 }
 
-TEST(IndexWidthTest, LastByteOfTheLastElementMustFit) {
-  int64_t n = int64_t(1) << 29;
-  // 2^29 floats end exactly at byte 2^31 - 1.
-  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{n}, {1}, {0}}, {4}));
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n + 1}, {1}, {0}}, {4}));
-  // The same elements of one byte are far from the limit.
-  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{n + 1}, {1}, {0}}, {1}));
+TEST(IndexWidthTest, LastElementOffsetMustFit) {
+  // Every other element of 2^31: the last offset is 2^31 - 2. The kernels
+  // scale offsets by the element size after widening them, so over floats
+  // that view spans 8 GiB and is still one 32-bit launch.
+  int64_t n = int64_t(1) << 30;
+  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{n}, {2}, {0}}));
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n + 1}, {2}, {0}}));
+  // One step of INT32_MAX elements fits, one more element does not.
+  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{2}, {kMax32BitIndex}, {0}}));
+  EXPECT_EQ(IndexWidth::Bits64,
+            indexWidthOrDie({{2}, {kMax32BitIndex + 1}, {0}}));
 }
 
 TEST(IndexWidthTest, ElementCountMustFit) {
-  // Every byte offset fits (the input is a broadcast scalar), the count not.
+  // Every offset fits (the input is a broadcast scalar), the count not.
   int64_t n = int64_t(1) << 31;
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n}, {0}, {0}}, {1}));
-  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{n - 1}, {0}, {0}}, {1}));
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n}, {0}, {0}}));
+  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{n - 1}, {0}, {0}}));
 }
 
 TEST(IndexWidthTest, OffsetCountsUnlessRebased) {
   IterationLayout layout{{16}, {1}, {int64_t(1) << 31}};
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie(layout, {1}));
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie(layout));
   // Rebased on its first element, the same view is one small chunk.
-  std::vector<IndexChunk> chunks = splitOrDie(layout, {1});
+  std::vector<IndexChunk> chunks = splitOrDie(layout);
   ASSERT_EQ(chunks.size(), 1u);
   EXPECT_EQ(chunks[0].start, (Ints{0}));
   EXPECT_EQ(chunks[0].sizes, (Ints{16}));
@@ -79,56 +80,56 @@ TEST(IndexWidthTest, OffsetCountsUnlessRebased) {
 
 TEST(IndexWidthTest, NegativeStridesCountByMagnitude) {
   int64_t n = int64_t(1) << 30;
-  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{n}, {-1}, {0}}, {2}));
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n + 1}, {-1}, {0}}, {2}));
+  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie({{n}, {-2}, {0}}));
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n + 1}, {-2}, {0}}));
   // A flipped view starting at its last element: the conservative bound adds
   // the offset to the walk, so only rebasing makes it 32-bit.
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n + 1}, {-1}, {n}}, {1}));
-  EXPECT_EQ(splitOrDie({{n + 1}, {-1}, {n}}, {1}).size(), 1u);
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{n + 1}, {-1}, {n}}));
+  EXPECT_EQ(splitOrDie({{n + 1}, {-1}, {n}}).size(), 1u);
 }
 
 TEST(IndexWidthTest, OverflowingExtentIs64Bit) {
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{3}, {INT64_MAX}, {0}}, {1}));
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{3}, {INT64_MIN}, {0}}, {1}));
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{3}, {INT64_MAX}, {0}}));
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie({{3}, {INT64_MIN}, {0}}));
 }
 
 TEST(IndexWidthTest, EmptySpaceIs32BitAndHasNoChunks) {
   IterationLayout layout{{0, int64_t(1) << 40}, {1, 1}, {0}};
-  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie(layout, {8}));
-  EXPECT_TRUE(splitOrDie(layout, {8}).empty());
+  EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie(layout));
+  EXPECT_TRUE(splitOrDie(layout).empty());
 }
 
 TEST(IndexWidthTest, RankZeroIsOneChunk) {
   IterationLayout layout{{}, {}, {int64_t(1) << 40, 3}};
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie(layout, {4, 4}));
-  std::vector<IndexChunk> chunks = splitOrDie(layout, {4, 4});
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie(layout));
+  std::vector<IndexChunk> chunks = splitOrDie(layout);
   ASSERT_EQ(chunks.size(), 1u);
   EXPECT_TRUE(chunks[0].sizes.empty());
   EXPECT_EQ(chunks[0].offsetAdjustments, (Ints{0, 0}));
 }
 
-TEST(IndexWidthTest, ThreeBillionFloatsSplitIntoSixChunks) {
+TEST(IndexWidthTest, FiveBillionElementsSplitIntoThreeChunks) {
   // A contiguous output and a broadcast scalar input.
-  int64_t n = 3000000000;
+  int64_t n = 5000000000;
   IterationLayout layout{{n}, {1, 0}, {0, 0}};
-  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie(layout, {4, 8}));
-  std::vector<IndexChunk> chunks = splitOrDie(layout, {4, 8});
-  // 2^29 floats is the most one chunk can address.
-  int64_t chunk = int64_t(1) << 29;
-  ASSERT_EQ(chunks.size(), 6u);
-  for (int64_t c = 0; c < 6; ++c) {
+  EXPECT_EQ(IndexWidth::Bits64, indexWidthOrDie(layout));
+  std::vector<IndexChunk> chunks = splitOrDie(layout);
+  // INT32_MAX elements is the most one chunk can count.
+  int64_t chunk = kMax32BitIndex;
+  ASSERT_EQ(chunks.size(), 3u);
+  for (int64_t c = 0; c < 3; ++c) {
     EXPECT_EQ(chunks[c].start, (Ints{c * chunk}));
     EXPECT_EQ(chunks[c].offsetAdjustments, (Ints{c * chunk, 0}));
   }
   EXPECT_EQ(chunks[0].sizes, (Ints{chunk}));
-  EXPECT_EQ(chunks[5].sizes, (Ints{n - 5 * chunk}));
+  EXPECT_EQ(chunks[2].sizes, (Ints{n - 2 * chunk}));
 }
 
 TEST(IndexWidthTest, SingleDimTooLargeIsSplitInside) {
-  // Three rows of three billion bytes: each row alone is too large.
+  // Three rows of three billion elements: each row alone is too large.
   int64_t n = 3000000000;
   IterationLayout layout{{3, n}, {n, 1}, {0}};
-  std::vector<IndexChunk> chunks = splitOrDie(layout, {1});
+  std::vector<IndexChunk> chunks = splitOrDie(layout);
   ASSERT_EQ(chunks.size(), 6u);
   for (int64_t row = 0; row < 3; ++row) {
     const IndexChunk &first = chunks[2 * row];
@@ -146,14 +147,14 @@ TEST(IndexWidthTest, TransposeOfAHugeMatrixNeedsFewChunks) {
   // out = in.T for a 3000 x 1000000 float matrix: splitting only one dim
   // would need a chunk per row of one operand; splitting both balances it.
   IterationLayout layout{{1000000, 3000}, {3000, 1, 1, 1000000}, {0, 0}};
-  std::vector<IndexChunk> chunks = splitOrDie(layout, {4, 4});
-  // Chunks of 178957 x 537: both operands' reach just under 2^29 floats.
-  ASSERT_EQ(chunks.size(), 36u);
-  EXPECT_EQ(chunks[0].sizes, (Ints{178957, 537}));
+  std::vector<IndexChunk> chunks = splitOrDie(layout);
+  // Chunks of 715828 x 2147: both operands' reach just under 2^31 elements
+  // (2,147,483,146 and 2,146,715,827).
+  ASSERT_EQ(chunks.size(), 4u);
+  EXPECT_EQ(chunks[0].sizes, (Ints{715828, 2147}));
   int64_t covered = 0;
   for (const IndexChunk &chunk : chunks) {
-    EXPECT_EQ(IndexWidth::Bits32,
-              indexWidthOrDie(rebasedChunk(layout, chunk), {4, 4}));
+    EXPECT_EQ(IndexWidth::Bits32, indexWidthOrDie(rebasedChunk(layout, chunk)));
     covered += chunk.sizes[0] * chunk.sizes[1];
   }
   EXPECT_EQ(covered, int64_t(3000) * 1000000);
@@ -163,7 +164,7 @@ TEST(IndexWidthTest, StrideWithoutMagnitudeIsSplitToSingleSteps) {
   // |INT64_MIN| does not fit in int64: that dim can only be walked in
   // chunks of one.
   IterationLayout layout{{2, 3}, {INT64_MIN, 1}, {0}};
-  std::vector<IndexChunk> chunks = splitOrDie(layout, {1});
+  std::vector<IndexChunk> chunks = splitOrDie(layout);
   ASSERT_EQ(chunks.size(), 2u);
   EXPECT_EQ(chunks[1].start, (Ints{1, 0}));
   EXPECT_EQ(chunks[1].sizes, (Ints{1, 3}));
@@ -172,46 +173,23 @@ TEST(IndexWidthTest, StrideWithoutMagnitudeIsSplitToSingleSteps) {
 
 TEST(IndexWidthTest, LimitUpToInt64MaxDoesNotOverflow) {
   IterationLayout layout{{INT64_MAX / 2}, {1}, {0}};
-  std::vector<IndexChunk> chunks = splitOrDie(layout, {1}, INT64_MAX);
+  std::vector<IndexChunk> chunks = splitOrDie(layout, INT64_MAX);
   ASSERT_EQ(chunks.size(), 1u);
   EXPECT_EQ(chunks[0].sizes, (Ints{INT64_MAX / 2}));
 }
 
 TEST(IndexWidthTest, TooManyChunksIsAnError) {
   LayoutResult<std::vector<IndexChunk>> result =
-      splitFor32BitIndexing({{INT64_MAX}, {0}, {0}}, {1});
+      splitFor32BitIndexing({{INT64_MAX}, {0}, {0}});
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error(),
             "splitting for 32-bit indexing needs more than 1048576 chunks");
 }
 
-TEST(IndexWidthTest, MismatchedElementSizesAreAnError) {
-  LayoutResult<IndexWidth> result =
-      computeIndexWidth({{4}, {1, 1}, {0, 0}}, {4});
-  ASSERT_FALSE(result);
-  EXPECT_EQ(result.error(), "1 element sizes for 2 operands");
-}
-
-TEST(IndexWidthTest, NonPositiveElementSizeIsAnError) {
-  LayoutResult<std::vector<IndexChunk>> result =
-      splitFor32BitIndexing({{4}, {1, 1}, {0, 0}}, {4, 0});
-  ASSERT_FALSE(result);
-  EXPECT_EQ(result.error(),
-            "operand #1 has element size 0 bytes; it must be positive");
-}
-
 TEST(IndexWidthTest, NonPositiveLimitIsAnError) {
-  LayoutResult<IndexWidth> result = computeIndexWidth({{4}, {1}, {0}}, {4}, 0);
+  LayoutResult<IndexWidth> result = computeIndexWidth({{4}, {1}, {0}}, 0);
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error(), "index limit 0 must be positive");
-}
-
-TEST(IndexWidthTest, ElementLargerThanTheLimitCannotBeSplit) {
-  LayoutResult<std::vector<IndexChunk>> result =
-      splitFor32BitIndexing({{4}, {1}, {0}}, {16}, 8);
-  ASSERT_FALSE(result);
-  EXPECT_EQ(result.error(),
-            "operand #0: one element of 16 bytes exceeds the index limit 8");
 }
 
 TEST(IndexWidthPropertyTest, ChunksCoverEveryIndexOnceAndEachFits) {
@@ -224,15 +202,12 @@ TEST(IndexWidthPropertyTest, ChunksCoverEveryIndexOnceAndEachFits) {
         launch.iterationShape, launch.operands, launch.numOutputs);
     ASSERT_TRUE(coalesced) << coalesced.error();
     const IterationLayout &layout = coalesced->layout;
-    Ints elementSizes;
-    for (unsigned op = 0; op < layout.numOperands(); ++op)
-      elementSizes.push_back(int64_t(1) << generator.uniform(0, 3));
-    int64_t limit = generator.uniform(8, 300);
+    int64_t limit = generator.uniform(4, 120);
 
-    std::vector<IndexChunk> chunks = splitOrDie(layout, elementSizes, limit);
+    std::vector<IndexChunk> chunks = splitOrDie(layout, limit);
     IterationLayout rebased{layout.sizes, layout.strides,
                             Ints(layout.numOperands(), 0)};
-    if (indexWidthOrDie(rebased, elementSizes, limit) == IndexWidth::Bits32) {
+    if (indexWidthOrDie(rebased, limit) == IndexWidth::Bits32) {
       ASSERT_EQ(chunks.size(), countElements(layout.sizes) ? 1u : 0u);
     } else {
       ++splitLaunches;
@@ -251,7 +226,7 @@ TEST(IndexWidthPropertyTest, ChunksCoverEveryIndexOnceAndEachFits) {
           reach += (chunk.sizes[d] - 1) * std::abs(layout.stride(op, d));
           adjustment += chunk.start[d] * layout.stride(op, d);
         }
-        ASSERT_LE((reach + 1) * elementSizes[op] - 1, limit);
+        ASSERT_LE(reach, limit);
         ASSERT_EQ(chunk.offsetAdjustments[op], adjustment);
       }
       forEachIndex(chunk.sizes, [&](const Ints &local) {

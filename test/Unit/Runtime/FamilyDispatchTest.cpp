@@ -613,7 +613,7 @@ TEST_F(FamilyDispatchTest, HugeLayoutUses64BitVariant) {
   int value = builder.memref(PW_F32, 1);
   int c = builder.memref(PW_F32, 1);
   builder.output(c).input(value).linear({1});
-  // 2^31 floats span 8 GiB: past int32 byte offsets.
+  // 2^31 elements: one more than int32 counts.
   const int64_t n = int64_t(1) << 31;
   MemRef vm(0x7f0000000000, {1}, {1}), cm(0x100000000, {n}, {1});
   const RecordedCall &call = launchOnce(builder.get(), {vm.get(), cm.get()});
@@ -624,7 +624,7 @@ TEST_F(FamilyDispatchTest, HugeLayoutUses64BitVariant) {
 }
 
 /// `c = value` broadcast over 2^31 floats, with 32-bit variants only: the
-/// launch runs in chunks of at most 2^31 bytes.
+/// launch runs in chunks of at most INT32_MAX elements.
 struct Fill32Family {
   FamilyBuilder builder{"fill32"};
   int value = builder.memref(PW_F32, 1);
@@ -651,8 +651,8 @@ TEST_F(FamilyDispatchTest, Only32BitVariantRunsInChunks) {
   for (const RecordedCall &call : recordedCalls) {
     EXPECT_EQ(call.memrefs[c].aligned, base + covered * 4);
     EXPECT_EQ(call.memrefs[value].aligned, 0x7f0000000000u);
-    // Each chunk is 32-bit: its byte extent fits in int32.
-    EXPECT_LE(call.memrefs[c].sizes[0] * 4, int64_t(1) << 31);
+    // Each chunk is 32-bit: its element count and offsets fit in int32.
+    EXPECT_LE(call.memrefs[c].sizes[0], INT32_MAX);
     covered += call.memrefs[c].sizes[0];
   }
   EXPECT_EQ(covered, n);

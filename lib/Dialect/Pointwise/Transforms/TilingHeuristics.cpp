@@ -123,7 +123,6 @@ std::optional<unsigned> decideIndexBitwidthStatically(MapOp map) {
     return std::nullopt;
   layout::IterationLayout iteration;
   iteration.sizes.assign(shape.begin(), shape.end());
-  std::vector<int64_t> byteSizes;
   for (Value operand : llvm::concat<Value>(map.getOutputs(), map.getInputs())) {
     auto type = dyn_cast<MemRefType>(operand.getType());
     if (!type)
@@ -135,10 +134,9 @@ std::optional<unsigned> decideIndexBitwidthStatically(MapOp map) {
     iteration.strides.insert(iteration.strides.end(), strides.begin(),
                              strides.end());
     iteration.offsets.push_back(offset);
-    byteSizes.push_back(getElementByteWidth(type.getElementType()));
   }
   layout::LayoutResult<layout::IndexWidth> width =
-      layout::computeIndexWidth(iteration, byteSizes);
+      layout::computeIndexWidth(iteration);
   return width && *width == layout::IndexWidth::Bits32 ? 32 : 64;
 }
 
