@@ -4,8 +4,8 @@ pointwise compiler.
 The decorated function's body is ordinary Python on scalars; it is traced
 into one ``pointwise.map`` (``_trace.py``) the first time a combination of
 *rank* (of the broadcast iteration space) and *dtypes* is called, compiled
-into a kernel family (variants per coalesced rank, 32/64-bit indices and
-transposed inputs) for the CPU or the GPU, and cached in memory and on disk
+into a kernel family (variants per coalesced rank and, on the GPU, per
+transposed input) for the CPU or the GPU, and cached in memory and on disk
 (``_compiler.py``). Shapes, strides and offsets never cause a compilation:
 the runtime's ``pwFamilyLaunch`` coalesces and dispatches at every call.
 
