@@ -165,7 +165,7 @@ declare -A flags=(
 )
 declare -A pids=()
 for name in "${!sources[@]}"; do
-  say "pw-compile ${sources[$name]#$root/} ${flags[$name]:-}-> $name.so"
+  say "pw-compile ${sources[$name]#$root/} ${flags[$name]:+${flags[$name]} }-> $name.so"
   # shellcheck disable=SC2086  # the flags are words
   "$pwc" "${sources[$name]}" ${flags[$name]:-} -o "$staging/$name.so" \
     --runtime-dir "$build/lib" >"$staging/$name.log" 2>&1 &
