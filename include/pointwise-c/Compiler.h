@@ -6,14 +6,16 @@
 /*
  * The C API of libPointwiseC: compiles MLIR text holding `pointwise.map`
  * functions into kernel families (include/Pointwise/Compiler/Family.h) and
- * loads their host code into an in-process JIT, so that a program without a
- * linker or toolkit, e.g. the Python package through ctypes, gets a
- * `pwFamily` table to call `pwFamilyLaunch` on (Pointwise/Runtime/Runtime.h).
+ * has the runtime link their host code in memory (pwLibraryLink), so that a
+ * program without a linker or toolkit, e.g. the Python package through
+ * ctypes, gets a `pwFamily` table to call `pwFamilyLaunch` on
+ * (Pointwise/Runtime/Runtime.h).
  *
  * A compiled library can be saved (its host code as relocatable objects, one
  * per part of the variants that lowered together and one for the family
  * tables, with the GPU binaries embedded) and loaded again without compiling
- * anything: loading links the objects. The on-disk cache of the Python
+ * anything: loading links the objects, which the runtime does alone
+ * (pwLibraryOpen), without this library. The on-disk cache of the Python
  * package is made of such files.
  *
  * Every function that can fail returns a pwStatus and leaves a message for
@@ -36,17 +38,18 @@
 extern "C" {
 #endif
 
-/* Families compiled and loaded into the JIT, with their host code. */
+/* Families compiled or loaded, with their host code. */
 typedef struct pwcLibrary pwcLibrary;
 
 /* "pointwise <version> (LLVM <version>)": compiled code depends on it, so
  * caches of compiled libraries key on it. */
 PWC_API const char *pwcGetVersion(void);
 
-/* The host machine code that compiled libraries hold and pwcLoad accepts:
- * "<triple> <cpu> <features>" of this machine, or "unknown host" where LLVM
- * cannot describe it (then pwcCompile and pwcLoad fail). The first call
- * (or the first compilation or load) works it out for the process. */
+/* The host machine code that compiled libraries hold: "<triple> <cpu>
+ * <features>" of this machine, or "unknown host" where LLVM cannot describe
+ * it (then pwcCompile fails). The first call (or the first compilation)
+ * works it out for the process. A saved library records the runtime's
+ * pwGetHostFingerprint instead, which loading checks. */
 PWC_API const char *pwcGetHostTarget(void);
 
 /* The calling thread's last error message ("" if none). Valid until the
@@ -76,13 +79,15 @@ PWC_API const char *pwcGetLastError(void);
 PWC_API pwStatus pwcCompile(const char *source, size_t length,
                             const char *options, pwcLibrary **library);
 
-/* Writes `library`'s host code to `path` (through a temporary file and a
- * rename, so concurrent writers never leave a torn file). */
+/* Writes `library`'s host code to `path` (pwLibrarySave: through a
+ * temporary file and a rename, so concurrent writers never leave a torn
+ * file). A library pwcLoad read keeps no objects to write again
+ * (PW_ERROR_INVALID_VALUE). */
 PWC_API pwStatus pwcSave(const pwcLibrary *library, const char *path);
 
-/* Loads a file written by pwcSave: links its objects, compiling nothing. A
- * file from another compiler version, compiled for another host CPU, or not
- * a saved library, is an error (PW_ERROR_INVALID_VALUE). */
+/* Loads a file written by pwcSave (pwLibraryOpen): links its objects,
+ * compiling nothing. A file saved on a host with another CPU fingerprint,
+ * or not a saved library, is an error (PW_ERROR_INVALID_VALUE). */
 PWC_API pwStatus pwcLoad(const char *path, pwcLibrary **library);
 
 /* The family table of function `name`, or NULL (with an error message) if
@@ -101,9 +106,8 @@ PWC_API pwStatus pwcAddVariants(pwcLibrary *library, const char *name,
                                 pwcLibrary *variants);
 
 /* pwcAddVariants of the library saved at `path` (pwcSave's file, checked as
- * pwcLoad checks it), linked into `library`'s own JIT: cheaper than pwcLoad
- * and pwcAddVariants, which make a JIT of their own. On failure nothing of
- * the file stays loaded. */
+ * pwcLoad checks it), which `library` keeps. On failure nothing of the file
+ * stays loaded. */
 PWC_API pwStatus pwcLoadVariants(pwcLibrary *library, const char *name,
                                  const char *path);
 

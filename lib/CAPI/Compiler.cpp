@@ -7,17 +7,18 @@
 // pwcCompile parses MLIR text, runs the family compiler
 // (compileFamiliesToObjects: the host code of each lowered part compiled to
 // an object on the thread that lowered it, then the family tables') and
-// hands the objects to a HostJit; pwcSave/pwcLoad keep them behind a
-// header naming the compiler
-// version, so that loading a saved library compiles nothing; pwcAddVariants
-// and pwcLoadVariants fill a library's missing variants with those of
-// another, compiled or saved.
+// hands the objects to the runtime's linker (pwLibraryLink); pwcSave/pwcLoad
+// keep them in the runtime's saved-library format (pwLibrarySave,
+// pwLibraryOpen), so that loading a saved library compiles nothing and
+// needs no LLVM; pwcAddVariants and pwcLoadVariants fill a library's missing
+// variants with those of another, compiled or saved
+// (pwFamilyTakeVariants).
 //
 //===----------------------------------------------------------------------===//
 
 #include "pointwise-c/Compiler.h"
 
-#include "HostJit.h"
+#include "HostCode.h"
 #include "Pointwise/Compiler/Family.h"
 #include "Pointwise/InitAllDialects.h"
 
@@ -43,22 +44,25 @@
 using namespace pointwise;
 
 struct pwcLibrary {
-  std::unique_ptr<capi::HostJit> jit;
+  ~pwcLibrary() {
+    // The donors' code before the tables that point into it.
+    for (pwLibrary file : llvm::reverse(loadedDonors))
+      pwLibraryClose(file);
+    donors.clear();
+    pwLibraryClose(code);
+  }
+  pwLibrary code = nullptr;
   /// The host code as relocatable objects (one per lowered part, then the
-  /// family tables), for pwcSave.
+  /// family tables), for pwcSave; empty for a library pwcLoad read.
   std::vector<std::string> objects;
-  /// Libraries whose variants pwcAddVariants stored in this one's tables:
-  /// their code must live as long as these tables.
+  /// Libraries whose variants pwcAddVariants and pwcLoadVariants stored in
+  /// this one's tables: their code must live as long as these tables.
   std::mutex donorsMutex;
   std::vector<std::unique_ptr<pwcLibrary>> donors;
+  std::vector<pwLibrary> loadedDonors;
 };
 
 namespace {
-
-/// A saved library: the magic, the compiler version, a NUL, the host target
-/// (getHostTargetName), a NUL, then each object: its size in bytes (8 bytes,
-/// little-endian) and its bytes.
-constexpr llvm::StringLiteral kSavedMagic("pointwise-host-objects\n");
 
 thread_local std::string lastError;
 
@@ -113,98 +117,29 @@ void printLocation(llvm::raw_ostream &os, mlir::Location location) {
   os << location;
 }
 
-/// Creates the library from the objects of its host code.
+/// The objects' addresses and sizes, as the runtime's pwLibrary* functions
+/// take them.
+struct ObjectSpans {
+  explicit ObjectSpans(const std::vector<std::string> &objects) {
+    for (const std::string &object : objects) {
+      data.push_back(object.data());
+      sizes.push_back(object.size());
+    }
+  }
+  int32_t count() const { return static_cast<int32_t>(data.size()); }
+  std::vector<const char *> data;
+  std::vector<size_t> sizes;
+};
+
+/// Links the library from the objects of its host code.
 pwStatus finishLibrary(std::vector<std::string> objects, pwcLibrary **result) {
-  std::string error;
   auto library = std::make_unique<pwcLibrary>();
   library->objects = std::move(objects);
-  library->jit = capi::HostJit::create(library->objects, error);
-  if (!library->jit)
-    return fail(PW_ERROR_INVALID_VALUE, "loading host code: " + error);
+  ObjectSpans spans(library->objects);
+  if (pwLibraryLink(spans.data.data(), spans.sizes.data(), spans.count(),
+                    &library->code))
+    return fail(PW_ERROR_INVALID_VALUE, pwGetLastErrorMessage());
   *result = library.release();
-  return PW_SUCCESS;
-}
-
-/// The objects of the library saved at `path` (pwcSave's format), checked
-/// to come from this compiler version and for this host.
-pwStatus readSavedObjects(const char *path, std::vector<std::string> &objects) {
-  capi::initializeHostTarget();
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine("cannot read ") + path +
-                                            ": " + buffer.getError().message());
-  llvm::StringRef content = (*buffer)->getBuffer();
-  if (!content.consume_front(kSavedMagic))
-    return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine(path) + " is not a saved pointwise library");
-  auto [version, rest] = content.split('\0');
-  if (version != getVersion())
-    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " was saved by " +
-                                            version + ", not by " +
-                                            getVersion());
-  auto [target, code] = rest.split('\0');
-  if (target != capi::getHostTargetName())
-    return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine(path) + " holds machine code for " + target +
-                    ", not for this host (" + capi::getHostTargetName() + ")");
-  objects.clear();
-  while (!code.empty()) {
-    uint64_t size = 0;
-    if (code.size() < 8 || (size = llvm::support::endian::read64le(code.data()),
-                            code = code.drop_front(8), size > code.size()))
-      return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " is truncated");
-    objects.push_back(code.take_front(size).str());
-    code = code.drop_front(size);
-  }
-  if (objects.empty())
-    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine(path) + " holds no object");
-  return PW_SUCCESS;
-}
-
-/// Stores the entries that `from` has and `into` lacks into `into`, a
-/// family of the same function (checked) whose variant array is writable
-/// (addFamilyEntries makes it so). The caller keeps the code behind `from`
-/// alive as long as `into`, and serializes the calls on one library.
-pwStatus addEntries(const pwFamily *into, const pwFamily *from,
-                    const char *name) {
-  // The same function compiled with the same options but `variants=`: the
-  // same arguments and the same variant rows.
-  auto sameRow = [](const pwVariant &a, const pwVariant &b) {
-    return a.rank == b.rank && a.indexBitwidth == b.indexBitwidth &&
-           a.strategy == b.strategy &&
-           a.transposedArgument == b.transposedArgument;
-  };
-  auto sameArgument = [](const pwFamilyArgument &a, const pwFamilyArgument &b) {
-    return a.kind == b.kind && a.elementType == b.elementType &&
-           a.rank == b.rank;
-  };
-  bool same =
-      into->numArguments == from->numArguments &&
-      into->numOutputs == from->numOutputs &&
-      into->numInputs == from->numInputs &&
-      into->numVariants == from->numVariants &&
-      std::equal(into->arguments, into->arguments + into->numArguments,
-                 from->arguments, sameArgument) &&
-      std::equal(into->outputs, into->outputs + into->numOutputs,
-                 from->outputs) &&
-      std::equal(into->inputs, into->inputs + into->numInputs, from->inputs) &&
-      std::equal(into->variants, into->variants + into->numVariants,
-                 from->variants, sameRow);
-  if (!same)
-    return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine("the two libraries' families '") + name +
-                    "' differ; both must be compiled from one function with "
-                    "the same options but for variants=");
-  // Launches on other threads read the entries with acquire loads: an entry
-  // appears only after the code behind it is linked and initialized, and a
-  // present one is never replaced.
-  auto *rows = const_cast<pwVariant *>(into->variants);
-  for (int32_t i = 0; i < into->numVariants; ++i) {
-    auto entry = __atomic_load_n(&from->variants[i].entry, __ATOMIC_ACQUIRE);
-    if (entry && !__atomic_load_n(&rows[i].entry, __ATOMIC_ACQUIRE))
-      __atomic_store_n(&rows[i].entry, entry, __ATOMIC_RELEASE);
-  }
   return PW_SUCCESS;
 }
 
@@ -286,38 +221,12 @@ pwStatus pwcCompile(const char *source, size_t length, const char *options,
 pwStatus pwcSave(const pwcLibrary *library, const char *path) {
   if (!library || !path)
     return fail(PW_ERROR_INVALID_VALUE, "pwcSave: null argument");
-  llvm::SmallString<256> temporary;
-  int fd = -1;
-  llvm::StringRef directory = llvm::sys::path::parent_path(path);
-  llvm::SmallString<256> model(directory.empty() ? "." : directory);
-  llvm::sys::path::append(model, ".pwc-%%%%%%%%.tmp");
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueFile(model, fd, temporary))
-    return fail(PW_ERROR_INVALID_VALUE, "cannot create a temporary file in " +
-                                            model + ": " + ec.message());
-  {
-    llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
-    stream << kSavedMagic << getVersion() << '\0' << capi::getHostTargetName()
-           << '\0';
-    for (const std::string &object : library->objects) {
-      char size[8];
-      llvm::support::endian::write64le(size, object.size());
-      stream.write(size, sizeof(size)) << object;
-    }
-    stream.close();
-    if (stream.has_error()) {
-      std::string message = stream.error().message();
-      stream.clear_error();
-      llvm::sys::fs::remove(temporary);
-      return fail(PW_ERROR_INVALID_VALUE,
-                  "writing " + temporary + " failed: " + message);
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
-    llvm::sys::fs::remove(temporary);
-    return fail(PW_ERROR_INVALID_VALUE, llvm::Twine("renaming to ") + path +
-                                            " failed: " + ec.message());
-  }
+  if (library->objects.empty())
+    return fail(PW_ERROR_INVALID_VALUE,
+                "pwcSave: a library pwcLoad read is saved already");
+  ObjectSpans spans(library->objects);
+  if (pwLibrarySave(spans.data.data(), spans.sizes.data(), spans.count(), path))
+    return fail(PW_ERROR_INVALID_VALUE, pwGetLastErrorMessage());
   return PW_SUCCESS;
 }
 
@@ -325,10 +234,11 @@ pwStatus pwcLoad(const char *path, pwcLibrary **library) {
   if (!library || !path)
     return fail(PW_ERROR_INVALID_VALUE, "pwcLoad: null argument");
   *library = nullptr;
-  std::vector<std::string> objects;
-  if (pwStatus status = readSavedObjects(path, objects))
-    return status;
-  return finishLibrary(std::move(objects), library);
+  auto loaded = std::make_unique<pwcLibrary>();
+  if (pwLibraryOpen(path, &loaded->code))
+    return fail(PW_ERROR_INVALID_VALUE, pwGetLastErrorMessage());
+  *library = loaded.release();
+  return PW_SUCCESS;
 }
 
 const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name) {
@@ -336,8 +246,8 @@ const pwFamily *pwcGetFamily(pwcLibrary *library, const char *name) {
     fail(PW_ERROR_INVALID_VALUE, "pwcGetFamily: null argument");
     return nullptr;
   }
-  std::string error;
-  void *table = library->jit->lookup(std::string("pw_family_") + name, error);
+  void *table = pwLibraryGetSymbol(library->code,
+                                   (std::string("pw_family_") + name).c_str());
   if (!table) {
     fail(PW_ERROR_NOT_FOUND,
          llvm::Twine("the library has no family named '") + name + "'");
@@ -360,8 +270,9 @@ pwStatus pwcAddVariants(pwcLibrary *library, const char *name,
   if (!from)
     return PW_ERROR_NOT_FOUND;
   std::lock_guard<std::mutex> lock(library->donorsMutex);
-  if (pwStatus status = addEntries(into, from, name))
-    return fail(status, llvm::Twine("pwcAddVariants: ") + lastError);
+  if (pwFamilyTakeVariants(into, from))
+    return fail(PW_ERROR_INVALID_VALUE,
+                llvm::Twine("pwcAddVariants: ") + pwGetLastErrorMessage());
   library->donors.emplace_back(variants);
   return PW_SUCCESS;
 }
@@ -373,25 +284,26 @@ pwStatus pwcLoadVariants(pwcLibrary *library, const char *name,
   const pwFamily *into = pwcGetFamily(library, name);
   if (!into)
     return PW_ERROR_NOT_FOUND;
-  std::vector<std::string> objects;
-  if (pwStatus status = readSavedObjects(path, objects))
-    return status;
-  std::lock_guard<std::mutex> lock(library->donorsMutex);
-  std::string error;
-  llvm::orc::JITDylib *dylib = library->jit->addObjects(objects, error);
-  if (!dylib)
+  pwLibrary file = nullptr;
+  if (pwLibraryOpen(path, &file))
     return fail(PW_ERROR_INVALID_VALUE,
-                llvm::Twine("loading ") + path + ": " + error);
+                llvm::Twine("pwcLoadVariants: ") + pwGetLastErrorMessage());
   auto *from = static_cast<const pwFamily *>(
-      library->jit->lookup(*dylib, std::string("pw_family_") + name, error));
-  pwStatus status =
-      from ? addEntries(into, from, name)
-           : fail(PW_ERROR_NOT_FOUND,
-                  llvm::Twine(path) + " has no family named '" + name + "'");
+      pwLibraryGetSymbol(file, (std::string("pw_family_") + name).c_str()));
+  pwStatus status = PW_SUCCESS;
+  if (!from)
+    status =
+        fail(PW_ERROR_NOT_FOUND, llvm::Twine("pwcLoadVariants: ") + path +
+                                     " has no family named '" + name + "'");
+  std::lock_guard<std::mutex> lock(library->donorsMutex);
+  if (from && pwFamilyTakeVariants(into, from))
+    status = fail(PW_ERROR_INVALID_VALUE,
+                  llvm::Twine("pwcLoadVariants: ") + pwGetLastErrorMessage());
   if (status != PW_SUCCESS) {
-    library->jit->removeObjects(dylib);
-    return fail(status, llvm::Twine("pwcLoadVariants: ") + lastError);
+    pwLibraryClose(file);
+    return status;
   }
+  library->loadedDonors.push_back(file);
   return PW_SUCCESS;
 }
 

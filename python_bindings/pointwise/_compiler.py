@@ -5,24 +5,29 @@ and the caches of what it compiles.
 whose ``family(name)`` is the address of a ``pwFamily`` table for
 ``pwFamilyLaunch``. Compiled libraries are cached in memory (per process) and
 on disk: ``$POINTWISE_CACHE_DIR``, by default ``$XDG_CACHE_HOME/pointwise``
-or ``~/.cache/pointwise``, one file per (compiler build: version, library
-size and modification time; options; MLIR text), written atomically
+or ``~/.cache/pointwise``, one file per (compiler build: the library's size
+and modification time; host CPU; options; MLIR text), written atomically
 (temporary file and rename) under an advisory lock, so threads and processes
 compiling the same thing compile it once and never see a partial file.
 Beside each ``X.pwlib`` a ``X.pwlib.sha256`` holds the SHA-256 of its
 content, checked before the file is loaded: a file that does not match it
-(damaged, torn, or left without its hash), that cannot be loaded (another
-compiler version) or that lacks a family it should have is compiled again
-and replaced.
+(damaged, torn, or left without its hash), that cannot be linked or that
+lacks a family it should have is compiled again and replaced.
+
+A library found in the disk cache is linked by the runtime
+(``pwLibraryOpen``): a process whose libraries are all cached never loads
+the compiler. Its key names the compiler library by its size and
+modification time, found without loading it, and the host by the
+runtime's CPU fingerprint, which the saved file repeats.
 
 Families are compiled on demand: the library compiled first holds the
 family tables alone (``variants=none``), and the first launch that chooses
 a variant has the runtime call this module's variant loader
 (``pwSetVariantLoader``), which compiles that one variant (or loads it from
 the disk cache, where each variant has its own file) and adds it to the
-family (``pwcAddVariants``), under a lock per variant: threads that choose
-it at once wait for one compilation, and none launches it before its entry
-is stored. A first call thus compiles one variant, whatever the rank.
+family (``pwFamilyTakeVariants``), under a lock per variant: threads that
+choose it at once wait for one compilation, and none launches it before its
+entry is stored. A first call thus compiles one variant, whatever the rank.
 ``POINTWISE_ON_DEMAND=0`` compiles every variant of a family at once.
 
 Setting ``POINTWISE_CACHE_DIR`` to an empty string disables the disk cache;
@@ -49,9 +54,9 @@ __all__ = ["CompiledLibrary", "compile_families", "cache_dir",
 
 COMPILER_NAME = "libPointwiseC.so"
 
-# Joins the disk cache's keys: files of an older layout (bitcode, or without
-# the hash beside them) are never looked at.
-_CACHE_FORMAT = "pwlib+sha256+abi2+objects"
+# Joins the disk cache's keys: files of an older layout (bitcode, without
+# the hash beside them, or another header) are never looked at.
+_CACHE_FORMAT = "pwlib+sha256+abi2+objects2"
 
 _compiler = None
 _compiler_lock = threading.Lock()
@@ -86,18 +91,9 @@ class _Compiler:
         lib.pwcGetHostTarget.restype = c_char_p
         lib.pwcGetHostTarget.argtypes = []
         self.version = lib.pwcGetVersion().decode()
-        # The host's description, which every compilation and load needs:
-        # worked out here, on the thread that loads the library.
+        # The host's description, which every compilation needs: worked out
+        # here, on the thread that loads the library.
         self.host_target = lib.pwcGetHostTarget().decode()
-        # What the disk cache's keys name the compiler by: the version
-        # string does not change between builds, but code generation (and
-        # the runtime functions compiled code calls) may, so the library
-        # file's size and modification time join it; and the host, since
-        # pwcLoad refuses another CPU's machine code (a cache shared by
-        # machines keeps an entry per host).
-        stat = os.stat(path)
-        self.identity = "%s; %d bytes, mtime %d ns; host %s" % (
-            self.version, stat.st_size, stat.st_mtime_ns, self.host_target)
 
     def last_error(self):
         message = self.lib.pwcGetLastError()
@@ -110,23 +106,47 @@ def _compiler_candidates(runtime_path):
     return library_candidates(COMPILER_NAME, "POINTWISE_COMPILER", first)
 
 
+def _find_compiler():
+    """The path of libPointwiseC.so: ``$POINTWISE_COMPILER`` (the library or
+    its directory), the runtime's directory, next to this package, or
+    ``build/lib`` of the source tree."""
+    candidates = _compiler_candidates(load_runtime().path)
+    path = next((c for c in candidates if os.path.isfile(c)), None)
+    if path is None:
+        raise OSError(
+            "cannot find %s (the pointwise compiler): set "
+            "POINTWISE_COMPILER to it or its directory; looked in %s"
+            % (COMPILER_NAME, ", ".join(candidates)))
+    return os.path.abspath(path)
+
+
 def load_compiler():
-    """Loads libPointwiseC.so once per process (after the runtime): from
-    ``$POINTWISE_COMPILER`` (the library or its directory), the runtime's
-    directory, next to this package, or ``build/lib`` of the source tree."""
+    """Loads libPointwiseC.so once per process (after the runtime)."""
     global _compiler
     with _compiler_lock:
         if _compiler is None:
-            runtime = load_runtime()
-            candidates = _compiler_candidates(runtime.path)
-            path = next((c for c in candidates if os.path.isfile(c)), None)
-            if path is None:
-                raise OSError(
-                    "cannot find %s (the pointwise compiler): set "
-                    "POINTWISE_COMPILER to it or its directory; looked in %s"
-                    % (COMPILER_NAME, ", ".join(candidates)))
-            _compiler = _Compiler(os.path.abspath(path))
+            _compiler = _Compiler(_find_compiler())
         return _compiler
+
+
+# What the disk cache's keys name the compiler and the host by, worked out
+# once per process without loading the compiler: the library file's size
+# and modification time (code generation, and the runtime functions
+# compiled code calls, change between builds), and the runtime's
+# fingerprint of the CPU, since the runtime refuses another CPU's machine
+# code (a cache shared by machines keeps an entry per host).
+_identity = None
+
+
+def compiler_identity():
+    global _identity
+    if _identity is None:
+        path = _find_compiler()
+        stat = os.stat(path)
+        fingerprint = load_runtime().lib.pwGetHostFingerprint().decode()
+        _identity = "%s: %d bytes, mtime %d ns; host %s" % (
+            COMPILER_NAME, stat.st_size, stat.st_mtime_ns, fingerprint)
+    return _identity
 
 
 # The thread prefetch_compiler started, if it did.
@@ -137,9 +157,9 @@ _prefetch_lock = threading.Lock()
 
 def prefetch_compiler():
     """Starts loading the compiler library on a daemon thread, once per
-    process, so that the first call that needs it (a cache hit too: pwcLoad
-    is the compiler's) finds it loaded instead of waiting about 4 ms for the
-    dynamic loader, which runs with the GIL released (open_library), so
+    process, so that the first call that compiles finds it loaded instead of
+    waiting about 4 ms for the dynamic loader (a call whose library is in
+    the disk cache needs no compiler), which runs with the GIL released (open_library), so
     other threads go on meanwhile (docs/Performance.md, row
     `compiler-prefetch`). The decorator calls it; ``POINTWISE_PREFETCH=0``
     turns it off. A failure is left for that first call to report, where
@@ -201,12 +221,15 @@ def variant_name(family, rank, index_bitwidth, strategy, transposed_argument):
 
 
 class CompiledLibrary:
-    """Families compiled into the in-process JIT. Kept for the life of the
-    process (GPU modules are unloaded when it exits). A library compiled on
-    demand (`on_demand`: the source, options and label to compile its
-    variants with) compiles each variant when a launch first chooses it."""
+    """Families compiled (a ``pwcLibrary`` of the compiler) or linked from
+    the disk cache (a ``pwLibrary`` of the runtime). Kept for the life of
+    the process (GPU modules are unloaded when it exits). A library
+    compiled on demand (`on_demand`: the source, options and label to
+    compile its variants with) compiles each variant when a launch first
+    chooses it."""
 
     def __init__(self, compiler, handle, origin, on_demand=None):
+        # compiler: the _Compiler of a pwcLibrary, None for a pwLibrary.
         self._compiler = compiler
         self._handle = handle
         self.origin = origin  # "compiled", "disk" or "memory"
@@ -215,6 +238,42 @@ class CompiledLibrary:
         self._on_demand = on_demand
         # Per family name, its _OnDemandFamily (variant loader and record).
         self.on_demand_families = {}
+        # Libraries whose variants this one's tables took: their code lives
+        # as long as these tables.
+        self._donors = []
+
+    def _lookup(self, name):
+        if self._compiler is None:
+            address = load_runtime().lib.pwLibraryGetSymbol(
+                self._handle, b"pw_family_" + name.encode())
+            if not address:
+                raise LookupError("the library has no family named '%s'"
+                                  % name)
+            return address
+        address = self._compiler.lib.pwcGetFamily(self._handle, name.encode())
+        if not address:
+            raise LookupError(self._compiler.last_error())
+        return address
+
+    def close(self):
+        """Frees the library's code (only for one no table points into)."""
+        if self._handle is None:
+            return
+        if self._compiler is None:
+            load_runtime().lib.pwLibraryClose(self._handle)
+        else:
+            self._compiler.lib.pwcDestroy(self._handle)
+        self._handle = None
+
+    def take_variants(self, name, donor):
+        """Stores in family `name` the variant entries `donor` (another
+        CompiledLibrary of the same function) has, and keeps `donor`."""
+        runtime = load_runtime()
+        status = runtime.lib.pwFamilyTakeVariants(self.family(name),
+                                                  donor.family(name))
+        if status:
+            raise PointwiseError(status, runtime.last_error_message())
+        self._donors.append(donor)
 
     def family(self, name):
         """The address of the ``pwFamily`` table of function `name`."""
@@ -224,10 +283,7 @@ class CompiledLibrary:
         with self._lock:
             address = self._families.get(name)
             if address is None:
-                address = self._compiler.lib.pwcGetFamily(self._handle,
-                                                          name.encode())
-                if not address:
-                    raise LookupError(self._compiler.last_error())
+                address = self._lookup(name)
                 if self._on_demand is not None:
                     self.on_demand_families[name] = _OnDemandFamily(
                         self, name, address)
@@ -282,23 +338,18 @@ class _OnDemandFamily:
             name = variant_name(self.name, row.rank, row.indexBitwidth,
                                 row.strategy, row.transposedArgument)
             library = self.library
-            compiler = library._compiler
             source, options, label = library._on_demand
             options += " variants=" + name
-            # From the disk cache, it is linked into the library's JIT;
-            # compiled, the library takes it.
+            # From the disk cache or compiled, the library's table takes
+            # its entry.
             variant = _load_or_compile(
-                compiler, _cache_key(compiler, source, options), source,
-                options, label, (self.name,),
-                variant=name[len(self.name) + 2:], into=library)
-            if variant.origin == "compiled":
-                status = compiler.lib.pwcAddVariants(
-                    library._handle, self.name.encode(), variant._handle)
-                if status:
-                    message = compiler.last_error()
-                    compiler.lib.pwcDestroy(variant._handle)
-                    raise PointwiseError(status, message)
-                variant._handle = None  # the family's library owns it now
+                _cache_key(source, options), source, options, label,
+                (self.name,), variant=name[len(self.name) + 2:])
+            try:
+                library.take_variants(self.name, variant)
+            except PointwiseError:
+                variant.close()
+                raise
             self.loaded[name] = variant.origin
 
 
@@ -353,9 +404,9 @@ def on_demand_enabled():
     return os.environ.get("POINTWISE_ON_DEMAND", "1") not in ("0", "", "no")
 
 
-def _cache_key(compiler, source, options):
+def _cache_key(source, options):
     return hashlib.sha256(
-        ("%s\0%s\0%s\0%s" % (_CACHE_FORMAT, compiler.identity, options,
+        ("%s\0%s\0%s\0%s" % (_CACHE_FORMAT, compiler_identity(), options,
                              source)).encode()).hexdigest()
 
 
@@ -366,13 +417,12 @@ def compile_families(source, options, label, families=(), on_demand=None):
     from the disk cache that lacks one of `families` counts as damaged.
     `on_demand` (default: on_demand_enabled()) compiles the family tables
     alone, and each variant when a launch first chooses it."""
-    compiler = load_compiler()
     if on_demand is None:
         on_demand = on_demand_enabled()
     demand = (source, options, label) if on_demand else None
     if on_demand:
         options += " variants=none"
-    key = _cache_key(compiler, source, options)
+    key = _cache_key(source, options)
     with _memory_lock:
         library = _memory.get(key)
         if library is not None:
@@ -382,15 +432,15 @@ def compile_families(source, options, label, families=(), on_demand=None):
         with _memory_lock:
             library = _memory.get(key)
         if library is None:
-            library = _load_or_compile(compiler, key, source, options, label,
+            library = _load_or_compile(key, source, options, label,
                                        families, demand)
             with _memory_lock:
                 _memory[key] = library
     return library
 
 
-def _load_or_compile(compiler, key, source, options, label, families,
-                     on_demand=None, variant=None, into=None):
+def _load_or_compile(key, source, options, label, families, on_demand=None,
+                     variant=None):
     directory = cache_dir()
     path = None
     if directory:
@@ -400,15 +450,15 @@ def _load_or_compile(compiler, key, source, options, label, families,
         except OSError:
             path = None  # unwritable cache: compile in memory only
     if path is None:
-        return _compile(compiler, source, options, label, None, on_demand,
-                        variant)
+        return _compile(load_compiler(), source, options, label, None,
+                        on_demand, variant)
     with _FileLock(path + ".lock"):
-        library = _load(compiler, path, families, on_demand, into)
+        library = _load(path, families, on_demand)
         if library is not None:
             return library
         # Absent, stale or damaged: compile again and replace it.
-        return _compile(compiler, source, options, label, path, on_demand,
-                        variant)
+        return _compile(load_compiler(), source, options, label, path,
+                        on_demand, variant)
 
 
 def _digest_path(path):
@@ -427,12 +477,10 @@ def _file_digest(path):
     return digest.hexdigest()
 
 
-def _load(compiler, path, families, on_demand=None, into=None):
-    """The library cached at `path` when its content has the SHA-256 recorded
-    beside it, loads and has every one of `families`; otherwise None. With
-    `into` (a CompiledLibrary), the file holds variants of `families[0]` of
-    `into`, which it fills in (pwcLoadVariants): returns a CompiledLibrary
-    without a handle, or None."""
+def _load(path, families, on_demand=None):
+    """The library cached at `path`, linked by the runtime, when its content
+    has the SHA-256 recorded beside it, links and has every one of
+    `families`; otherwise None."""
     # Read as bytes: a text file's codec lookup imports encodings.ascii,
     # about a quarter of a millisecond of a warm first call.
     try:
@@ -442,22 +490,18 @@ def _load(compiler, path, families, on_demand=None, into=None):
         return None
     if len(recorded) != 64 or _file_digest(path) != recorded:
         return None
-    if into is not None:
-        if compiler.lib.pwcLoadVariants(into._handle, families[0].encode(),
-                                        path.encode()) != 0:
-            return None
-        return CompiledLibrary(compiler, None, "disk")
+    runtime = load_runtime()
     handle = ctypes.c_void_p()
-    if compiler.lib.pwcLoad(path.encode(), ctypes.byref(handle)) != 0:
+    if runtime.lib.pwLibraryOpen(path.encode(), ctypes.byref(handle)) != 0:
         return None
-    library = CompiledLibrary(compiler, handle, "disk", on_demand)
+    library = CompiledLibrary(None, handle, "disk", on_demand)
     try:
         for name in families:
             library.family(name)
     except LookupError:
         for name in library.on_demand_families:
-            load_runtime().set_variant_loader(library.family(name), None)
-        compiler.lib.pwcDestroy(handle)
+            runtime.set_variant_loader(library.family(name), None)
+        library.close()
         return None
     return library
 

@@ -303,6 +303,11 @@ class Runtime:
             "pwGetStream": (c_void_p, []),
             "pwGetLastVariant": (c_int, []),
             "pwSetVariantLoader": (c_int, [c_void_p, VariantLoader, c_void_p]),
+            "pwLibraryOpen": (c_int, [c_char_p, ctypes.POINTER(c_void_p)]),
+            "pwLibraryGetSymbol": (c_void_p, [c_void_p, c_char_p]),
+            "pwLibraryClose": (None, [c_void_p]),
+            "pwFamilyTakeVariants": (c_int, [c_void_p, c_void_p]),
+            "pwGetHostFingerprint": (c_char_p, []),
         }
         for name, (restype, argtypes) in signatures.items():
             function = getattr(lib, name)

@@ -423,6 +423,36 @@ def test_prefetch_can_be_turned_off(tmp_path):
         "0", "False", "True"]
 
 
+_WARM_CALL = """
+import numpy as np
+import pointwise as pw
+from pointwise import _compiler
+
+@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+def add(x, y):
+    return x + y
+
+x = np.arange(6, dtype=np.float32)
+print(add(x, x).tolist() == (2 * x).tolist(), _compiler._compiler is not None,
+      sorted({l.origin for l in _compiler._memory.values()}))
+"""
+
+
+def test_a_warm_call_needs_no_compiler(tmp_path):
+    """A call whose library is in the disk cache has the runtime link it:
+    the process never loads the compiler library."""
+    env = dict(os.environ, POINTWISE_CACHE_DIR=str(tmp_path / "cache"),
+               POINTWISE_PROGRESS="0", POINTWISE_PREFETCH="0",
+               PYTHONPATH=os.pathsep.join(sys.path))
+    lines = []
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-c", _WARM_CALL], env=env,
+                             capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr
+        lines.append(run.stdout.strip())
+    assert lines == ["True True ['compiled']", "True False ['disk']"]
+
+
 def test_a_compiler_that_fails_to_load_is_reported_by_the_first_call(
         tmp_path):
     """A compiler library that does not load makes the decorator's thread

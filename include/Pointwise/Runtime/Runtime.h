@@ -355,6 +355,58 @@ PW_RUNTIME_API int pwGetLastVariant(void);
  * (1) rather than analyzing the layouts (0), for tests and tools. */
 PW_RUNTIME_API int pwGetLastLaunchCached(void);
 
+/* Host code linked in memory: a library's x86-64 relocatable objects
+ * (position-independent, small code model; what pwcCompile produces and
+ * pwcSave keeps), linked by the runtime itself, so that loading a saved
+ * library needs no compiler. Object i's constructors are gathered in a
+ * function PW_LIBRARY_INIT_PREFIX "<i>" and its destructors in
+ * PW_LIBRARY_FINI_PREFIX "<i>" (either may be absent). */
+typedef struct pwLibraryOpaque *pwLibrary;
+#define PW_LIBRARY_INIT_PREFIX "__pwc_library_init_"
+#define PW_LIBRARY_FINI_PREFIX "__pwc_library_fini_"
+
+/* Links `count` objects (objects[i], sizes[i] bytes each; copied) into one
+ * new library and runs their constructors in order. Symbols they leave
+ * undefined resolve to what another of them defines, then to this runtime's
+ * exports and the compiler builtins host code calls (__udivti3), then to the
+ * process's. PW_ERROR_INVALID_VALUE with a message when an object is
+ * malformed or needs what the linker does not do. */
+PW_RUNTIME_API pwStatus pwLibraryLink(const char *const *objects,
+                                      const size_t *sizes, int32_t count,
+                                      pwLibrary *library);
+
+/* Writes `count` objects as a saved library at `path` (replaced): a header
+ * naming this host's CPU (pwGetHostFingerprint), then each object's size
+ * and bytes. */
+PW_RUNTIME_API pwStatus pwLibrarySave(const char *const *objects,
+                                      const size_t *sizes, int32_t count,
+                                      const char *path);
+
+/* Links the library saved at `path` (pwLibrarySave), refusing one saved on
+ * a host with another CPU fingerprint, whose code may use instructions this
+ * one lacks. */
+PW_RUNTIME_API pwStatus pwLibraryOpen(const char *path, pwLibrary *library);
+
+/* The address of the global symbol `name` the library defines, or null. */
+PW_RUNTIME_API void *pwLibraryGetSymbol(pwLibrary library, const char *name);
+
+/* Runs the library's destructors (last object first) and unmaps its code. */
+PW_RUNTIME_API void pwLibraryClose(pwLibrary library);
+
+/* What this host's CPU reports of itself (vendor, family, model, stepping
+ * and feature flags, hex): two hosts with the same fingerprint run the same
+ * machine code. */
+PW_RUNTIME_API const char *pwGetHostFingerprint(void);
+
+/* Stores into `into` the variant entries that `from` has and `into` lacks:
+ * the two are tables of one function compiled with the same options but
+ * for the variants compiled (PW_ERROR_INVALID_VALUE otherwise). The caller
+ * keeps the code behind `from` as long as `into`, and serializes calls on
+ * one `into`; launches on other threads see an entry only once it is
+ * stored whole. */
+PW_RUNTIME_API pwStatus pwFamilyTakeVariants(const pwFamily *into,
+                                             const pwFamily *from);
+
 #ifdef __cplusplus
 }
 #endif

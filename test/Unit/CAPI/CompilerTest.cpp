@@ -81,9 +81,8 @@ TEST(CompilerCAPI, VersionNamesLLVM) {
   EXPECT_NE(std::string(pwcGetVersion()).find("LLVM 22"), std::string::npos);
 }
 
-TEST(CompilerCAPI, HostTargetIsWhatSavedLibrariesRecord) {
-  // "<triple> <cpu> <features>", the second field of a saved library's
-  // header (after the version), which pwcLoad compares with this host's.
+TEST(CompilerCAPI, HostTargetNamesTheHost) {
+  // "<triple> <cpu> <features>": what compiled host code is for.
   std::string host = pwcGetHostTarget();
   ASSERT_NE(host, "unknown host");
   size_t cpu = host.find(' ');
@@ -93,7 +92,14 @@ TEST(CompilerCAPI, HostTargetIsWhatSavedLibrariesRecord) {
   EXPECT_NE(host.substr(0, cpu).find("-linux"), std::string::npos) << host;
   EXPECT_GT(features, cpu + 1) << host;             // a CPU name
   EXPECT_EQ(std::string(pwcGetHostTarget()), host); // stable in the process
+}
 
+TEST(CompilerCAPI, SavedLibrariesRecordTheHostFingerprint) {
+  // The header's second line, which pwLibraryOpen (pwcLoad) compares with
+  // this host's.
+  std::string fingerprint = pwGetHostFingerprint();
+  EXPECT_GE(fingerprint.size(), 9u * 8 - 1) << fingerprint; // vendor, leaf 1..
+  EXPECT_EQ(fingerprint, pwGetHostFingerprint());
   pwcLibrary *library = compile(kAxpy, "target=cpu");
   ASSERT_TRUE(library);
   std::string path = ::testing::TempDir() + "/pointwise-host-target.pwlib";
@@ -102,9 +108,9 @@ TEST(CompilerCAPI, HostTargetIsWhatSavedLibrariesRecord) {
   std::ifstream saved(path, std::ios::binary);
   std::string magic, header;
   std::getline(saved, magic);
-  std::getline(saved, header, '\0'); // the version
+  EXPECT_EQ(magic, "pointwise-host-objects-2");
   std::getline(saved, header, '\0');
-  EXPECT_EQ(header, host);
+  EXPECT_EQ(header, fingerprint);
   std::remove(path.c_str());
 }
 
@@ -146,7 +152,7 @@ TEST(CompilerCAPI, SaveAndLoad) {
   }
   // The header, then the objects: one per lowered part (at least one) and
   // one for the family tables, each behind its 8-byte size.
-  size_t headerEnd = saved.find('\0', saved.find('\0') + 1);
+  size_t headerEnd = saved.find('\0');
   ASSERT_NE(headerEnd, std::string::npos);
   size_t objects = 0;
   for (size_t at = headerEnd + 1; at < saved.size(); ++objects) {
@@ -169,6 +175,11 @@ TEST(CompilerCAPI, SaveAndLoad) {
   const pwFamily *family = pwcGetFamily(loaded, "axpy");
   ASSERT_TRUE(family) << pwcGetLastError();
   runAxpy(family);
+  // What pwcLoad read is saved already: it keeps no objects to save again.
+  EXPECT_EQ(pwcSave(loaded, path.c_str()), PW_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(pwcGetLastError()).find("saved already"),
+            std::string::npos)
+      << pwcGetLastError();
   pwcDestroy(loaded);
 
   // A damaged file is an error, not a crash.
@@ -181,23 +192,21 @@ TEST(CompilerCAPI, SaveAndLoad) {
   EXPECT_NE(std::string(pwcGetLastError()).find("not a saved pointwise"),
             std::string::npos)
       << pwcGetLastError();
-  // So is a file saved by another compiler version, or for another CPU.
+  // So is a file of the format before this one, or saved for another CPU.
   {
     std::ofstream other(path, std::ios::binary | std::ios::trunc);
-    other << "pointwise-host-objects\npointwise 0.0 (LLVM 1.0)" << '\0'
+    other << "pointwise-host-objects\npointwise 0.1 (LLVM 22.1.8)" << '\0'
           << "x86_64-unknown-linux-gnu skylake +avx2" << '\0' << "\x7f"
           << "ELF";
   }
   EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
-  EXPECT_NE(std::string(pwcGetLastError()).find("was saved by pointwise 0.0"),
+  EXPECT_NE(std::string(pwcGetLastError()).find("not a saved pointwise"),
             std::string::npos)
       << pwcGetLastError();
   {
     std::ofstream other(path, std::ios::binary | std::ios::trunc);
-    other << "pointwise-host-objects\n"
-          << pwcGetVersion() << '\0'
-          << "x86_64-unknown-linux-gnu a-cpu-of-elsewhere +none" << '\0'
-          << "\x7f"
+    other << "pointwise-host-objects-2\n"
+          << "00000000.a-cpu-of-elsewhere" << '\0' << "\x7f"
           << "ELF";
   }
   EXPECT_EQ(pwcLoad(path.c_str(), &loaded), PW_ERROR_INVALID_VALUE);
