@@ -159,6 +159,10 @@ pointwise::runtime::loadObjects(const std::vector<std::string_view> &objects,
       const Elf64_Shdr &section = *object.sections[i];
       if (!(section.sh_flags & SHF_ALLOC) || section.sh_size == 0)
         continue;
+      if (section.sh_flags & SHF_TLS) {
+        error = "thread-local storage in host code is not supported";
+        return nullptr;
+      }
       Part part = (section.sh_flags & SHF_EXECINSTR) ? kCode
                   : (section.sh_flags & SHF_WRITE)   ? kData
                                                      : kConstants;
@@ -276,6 +280,10 @@ pointwise::runtime::loadObjects(const std::vector<std::string_view> &objects,
         const SectionPlace &place = object.places[symbol.st_shndx];
         address = reinterpret_cast<uintptr_t>(at(place.part, place.offset)) +
                   symbol.st_value;
+      } else if (symbol.st_shndx >= SHN_LORESERVE) {
+        error = std::string("symbol '") + object.name(symbol) +
+                "' has an unsupported section index";
+        return nullptr;
       } else {
         continue; // a section not loaded (debug information and the like)
       }
