@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <elf.h>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -182,6 +184,28 @@ TEST_F(ObjectLoaderTest, WhatIsNoX86ObjectIsAnError) {
   std::string truncated = first.substr(0, first.size() / 2);
   EXPECT_FALSE(loadObjects({truncated}, resolve, &resolved, error));
   EXPECT_NE(error.find("out of bounds"), std::string::npos) << error;
+}
+
+TEST_F(ObjectLoaderTest, UnsupportedRelocationIsAnError) {
+  // The first relocation of the first object, made a TLS one
+  // (R_X86_64_TPOFF32), which host code never has.
+  std::string patched = first;
+  auto *header = reinterpret_cast<Elf64_Ehdr *>(patched.data());
+  auto *sections =
+      reinterpret_cast<Elf64_Shdr *>(patched.data() + header->e_shoff);
+  Elf64_Rela *relocation = nullptr;
+  for (unsigned i = 0; i < header->e_shnum && !relocation; ++i)
+    if (sections[i].sh_type == SHT_RELA && sections[i].sh_size)
+      relocation = reinterpret_cast<Elf64_Rela *>(patched.data() +
+                                                  sections[i].sh_offset);
+  ASSERT_TRUE(relocation);
+  relocation->r_info =
+      ELF64_R_INFO(ELF64_R_SYM(relocation->r_info), R_X86_64_TPOFF32);
+  int resolved = 0;
+  std::string error;
+  EXPECT_FALSE(loadObjects({patched, second}, resolve, &resolved, error));
+  EXPECT_NE(error.find("unsupported relocation type 23"), std::string::npos)
+      << error;
 }
 
 TEST_F(ObjectLoaderTest, NothingToLinkIsAnEmptyLibrary) {
