@@ -23,9 +23,9 @@ namespace {
 /// (with the global offset table) and data.
 enum Part : unsigned { kCode, kConstants, kData, kNumParts };
 
-/// Bytes of a stub: `jmp *0(%rip)` (6), the 8-byte target it reads, and
+/// Bytes of a trampoline: `jmp *0(%rip)` (6), the 8-byte target it reads, and
 /// two bytes of padding.
-constexpr size_t kStubBytes = 16;
+constexpr size_t kTrampolineBytes = 16;
 
 struct SectionPlace {
   bool loaded = false;
@@ -44,10 +44,10 @@ struct Object {
   const char *symbolNames = nullptr;
   size_t symbolNamesSize = 0;
   /// Per symbol: its address once resolved, whether it lies outside the
-  /// mapping, its GOT slot and stub offsets (or SIZE_MAX).
+  /// mapping, its GOT slot and trampoline offsets (or SIZE_MAX).
   std::vector<uintptr_t> addresses;
   std::vector<bool> external;
-  std::vector<size_t> gotSlots, stubs;
+  std::vector<size_t> gotSlots, trampolines;
   /// Offsets of the common symbols in the data part.
   std::vector<size_t> commons;
 
@@ -120,7 +120,7 @@ bool parse(std::string_view bytes, size_t index, Object &object,
   object.addresses.assign(object.numSymbols, 0);
   object.external.assign(object.numSymbols, false);
   object.gotSlots.assign(object.numSymbols, SIZE_MAX);
-  object.stubs.assign(object.numSymbols, SIZE_MAX);
+  object.trampolines.assign(object.numSymbols, SIZE_MAX);
   object.commons.assign(object.numSymbols, SIZE_MAX);
   return true;
 }
@@ -184,7 +184,7 @@ pointwise::runtime::loadObjects(const std::vector<std::string_view> &objects,
     }
   }
 
-  // A GOT slot per symbol reached through the GOT, a stub per undefined
+  // A GOT slot per symbol reached through the GOT, a trampoline per undefined
   // symbol called: counted before the mapping exists, so that it can hold
   // them.
   for (Object &object : parsed) {
@@ -217,10 +217,10 @@ pointwise::runtime::loadObjects(const std::vector<std::string_view> &objects,
           break;
         case R_X86_64_PLT32:
           if (object.symbols[s].st_shndx == SHN_UNDEF &&
-              object.stubs[s] == SIZE_MAX) {
-            partSizes[kCode] = alignUp(partSizes[kCode], kStubBytes);
-            object.stubs[s] = partSizes[kCode];
-            partSizes[kCode] += kStubBytes;
+              object.trampolines[s] == SIZE_MAX) {
+            partSizes[kCode] = alignUp(partSizes[kCode], kTrampolineBytes);
+            object.trampolines[s] = partSizes[kCode];
+            partSizes[kCode] += kTrampolineBytes;
           }
           break;
         default:
@@ -316,19 +316,19 @@ pointwise::runtime::loadObjects(const std::vector<std::string_view> &objects,
       object.external[s] = true;
     }
 
-  // GOT slots and stubs, then the relocations.
+  // GOT slots and trampolines, then the relocations.
   for (Object &object : parsed)
     for (size_t s = 0; s < object.numSymbols; ++s) {
       if (object.gotSlots[s] != SIZE_MAX)
         std::memcpy(at(kConstants, object.gotSlots[s]), &object.addresses[s],
                     8);
-      if (object.stubs[s] != SIZE_MAX) {
+      if (object.trampolines[s] != SIZE_MAX) {
         // jmp *0(%rip); .quad target
         static const unsigned char jump[6] = {0xff, 0x25, 0, 0, 0, 0};
-        char *stub = at(kCode, object.stubs[s]);
-        std::memcpy(stub, jump, sizeof(jump));
-        std::memcpy(stub + sizeof(jump), &object.addresses[s], 8);
-        std::memset(stub + sizeof(jump) + 8, 0xcc, 2);
+        char *trampoline = at(kCode, object.trampolines[s]);
+        std::memcpy(trampoline, jump, sizeof(jump));
+        std::memcpy(trampoline + sizeof(jump), &object.addresses[s], 8);
+        std::memset(trampoline + sizeof(jump) + 8, 0xcc, 2);
       }
     }
   for (Object &object : parsed) {
@@ -370,12 +370,12 @@ pointwise::runtime::loadObjects(const std::vector<std::string_view> &objects,
           value = symbol + addend - p;
           break;
         case R_X86_64_PLT32:
-          // Calls out of the mapping go through their stub, reached or not:
-          // one path, whatever the distance.
+          // Calls out of the mapping go through their trampoline, reached or
+          // not: one path, whatever the distance.
           value = symbol + addend - p;
-          if (object.external[s] && object.stubs[s] != SIZE_MAX)
+          if (object.external[s] && object.trampolines[s] != SIZE_MAX)
             value = static_cast<int64_t>(reinterpret_cast<uintptr_t>(
-                        at(kCode, object.stubs[s]))) +
+                        at(kCode, object.trampolines[s]))) +
                     addend - p;
           break;
         case R_X86_64_GOTPCREL:

@@ -13,10 +13,10 @@
 // resolver) and a handful of relocation kinds applied, which this file does
 // without LLVM: a process that loads a cached library needs no compiler.
 //
-// Calls and references to symbols outside the mapping that a 32-bit
-// displacement cannot reach go through stubs and a global offset table in
-// the mapping. Code ends up read-execute, constants read-only, data
-// read-write.
+// Calls to symbols outside the mapping go through trampolines in it, and
+// loads of addresses through a global offset table in it, so that 32-bit
+// displacements reach them wherever the mapping lies. Code ends up
+// read-execute, constants read-only, data read-write.
 //
 //===----------------------------------------------------------------------===//
 
