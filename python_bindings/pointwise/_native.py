@@ -47,7 +47,7 @@ TORCH_SHIM_NAME = "_torchshim.abi3.so"
 _TENSOR_ACCESS_VERSION = 3
 # What _check_torch_tensors tests: bumped when it tests more, so that
 # verdicts kept by an earlier check are checked again.
-_CHECK_VERSION = 3
+_CHECK_VERSION = 4
 
 
 def cache_dir():
@@ -178,7 +178,8 @@ def _check_torch_tensors(module, runtime, torch):
     """The dtype table of pointwise._torchtensors (a tuple indexed by its
     dtype codes), or None when it does not read, allocate and find streams
     exactly as torch's own attributes say (a stream made by `runtime` made
-    current in torch)."""
+    current in torch); the tensors it allocates must also dispatch as
+    torch's own (the same key set)."""
     device = torch.cuda.current_device()
     codes = {}
     # Views (an offset, strides) read the same whatever the dtype but for
@@ -208,7 +209,8 @@ def _check_torch_tensors(module, runtime, torch):
         if type(made) is not torch.Tensor or made.dtype is not dtype or \
                 address != made.data_ptr() or \
                 made.shape != (4, 6) or not made.is_contiguous() or \
-                made.get_device() != device:
+                made.get_device() != device or \
+                _dispatch_keys(torch, made) != _dispatch_keys(torch, base):
             return None
     if module.probe(torch.empty(2)) is not None:  # a CPU tensor
         return None
@@ -385,8 +387,29 @@ def _shim_reader(runtime, torch):
     torch_lib = os.path.join(os.path.dirname(torch.__file__), "lib")
     problem = reader.bind(*(os.fsencode(os.path.join(torch_lib, name))
                             for name in ("libtorch_cpu.so", "libtorch_cuda.so",
-                                         "libtorch_python.so")), offset)
+                                         "libtorch_python.so")), offset,
+                          _cuda_key_set(torch))
     return None if problem else (reader, path)
+
+
+def _cuda_key_set(torch):
+    """The bits of torch's DispatchKeySet(DispatchKey::CUDA), the key set
+    ATen gives a new CUDA tensor before adding the autograd keys, which
+    pointwise._torchshim allocates with; 0 where this torch does not say."""
+    try:
+        keys = torch._C.DispatchKeySet(torch._C.DispatchKey.CUDA).raw_repr()
+    except Exception:
+        return 0
+    return keys if isinstance(keys, int) and 0 < keys < 1 << 64 else 0
+
+
+def _dispatch_keys(torch, tensor):
+    """What torch dispatches `tensor`'s operations on (its key set, as
+    text), or None where this torch does not say."""
+    try:
+        return str(torch._C._dispatch_keys(tensor))
+    except Exception:
+        return None
 
 
 def bind_torch_tensors(module, runtime, torch):

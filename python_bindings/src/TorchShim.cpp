@@ -11,14 +11,20 @@
 // pointwise._torchtensors (TorchTensors.cpp, built against one release's
 // headers) is not built for the running torch. It is built without torch:
 // `bind` looks the functions up in the torch libraries the process has
-// loaded, with three that are C++ but whose names have not changed across
-// releases: at::_ops::is_neg::call and at::_ops::is_conj::call (a tensor
-// whose negative or conjugate bit is set goes the attribute path, which
-// resolves it) and THPVariable_Wrap (a new torch.Tensor of an ATen tensor).
-// Outputs come from at::detail::empty_cuda where the release exports it
-// under the name of its std::optional signature (the caching allocator,
-// without the dispatcher's trip through aoti_torch_empty_strided: see
-// docs/Performance.md, row `torch-shim-empty-cuda`), else from the shim.
+// loaded, with a few that are C++ but whose names have not changed across
+// releases: at::native::is_neg and at::native::is_conj (the kernels
+// themselves, which read the tensor's bits without a trip through the
+// dispatcher; at::_ops::is_neg::call and is_conj::call where a release
+// lacks them: a tensor whose negative or conjugate bit is set goes the
+// attribute path, which resolves it) and THPVariable_Wrap (a new
+// torch.Tensor of an ATen tensor). Outputs on the current device come from
+// at::detail::empty_generic with the CUDA allocator, given the key set of
+// a CUDA tensor, which the package reads from torch
+// (`torch._C.DispatchKeySet`) and the check compares with a tensor torch
+// made; elsewhere, or where that is missing, from at::detail::empty_cuda
+// where the release exports it under the name of its std::optional
+// signature; else from the shim (docs/Performance.md, rows
+// `torch-shim-empty-cuda` and `torch-empty-current-device`).
 //
 // An AtenTensorHandle is an `at::Tensor *`, and a torch.Tensor object holds
 // its at::Tensor (one pointer to the TensorImpl) at a fixed offset, which
@@ -39,6 +45,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace {
@@ -68,6 +75,10 @@ struct OptionalMemoryFormat {
   int8_t format;
   bool engaged;
 };
+/// c10::DispatchKeySet: its 64 bits.
+struct KeySetArgument {
+  uint64_t repr;
+};
 /// at::Tensor: one pointer to the TensorImpl. Its destructor is not
 /// trivial, so it is returned through a pointer the caller passes, as
 /// at::Tensor is; the object is released with aoti_torch_delete_tensor_object
@@ -94,7 +105,8 @@ struct ShimFunctions {
   ShimError (*currentCudaStream)(int32_t, void **);
   int32_t (*deviceTypeCuda)();
   int32_t (*layoutStrided)();
-  /// at::_ops::is_neg::call and is_conj::call (const at::Tensor &).
+  /// at::native::is_neg and is_conj, else at::_ops::is_neg::call and
+  /// is_conj::call (const at::Tensor &).
   bool (*isNeg)(TensorHandle);
   bool (*isConj)(TensorHandle);
   /// at::detail::empty_cuda(IntArrayRef, ScalarType, optional<Device>,
@@ -102,6 +114,15 @@ struct ShimFunctions {
   struct ReturnedTensor (*emptyCuda)(struct ArrayRefArgument, int8_t,
                                      struct OptionalDevice,
                                      struct OptionalMemoryFormat);
+  /// at::detail::empty_generic(IntArrayRef, Allocator *, DispatchKeySet,
+  /// ScalarType, optional<MemoryFormat>), at::cuda::getCUDADeviceAllocator
+  /// and c10::cuda::current_device, or null (all three or none): outputs
+  /// on the current device then come from emptyCuda.
+  struct ReturnedTensor (*emptyGeneric)(struct ArrayRefArgument, void *,
+                                        struct KeySetArgument, int8_t,
+                                        struct OptionalMemoryFormat);
+  void *(*cudaAllocator)();
+  int8_t (*currentDevice)();
   /// THPVariable_Wrap (const at::TensorBase &, or by value in older
   /// releases, which the Itanium ABI passes as the address of a copy the
   /// caller owns and destroys: the same call).
@@ -112,6 +133,9 @@ ShimFunctions shim;
 /// Offset of the at::Tensor in a torch.Tensor object.
 Py_ssize_t tensorOffset = 0;
 int32_t cudaDeviceType = 0;
+/// DispatchKeySet(DispatchKey::CUDA) as torch computes it; 0 when the
+/// package could not read it, and outputs come from emptyCuda.
+uint64_t cudaKeySet = 0;
 int32_t stridedLayout = 0;
 /// torch's complex scalar types (aoti_torch_dtype_complex32, 64, 128), when
 /// the release exports all three.
@@ -206,21 +230,14 @@ PyObject *wrapAndRelease(TensorHandle made, uint64_t *data) {
   return wrapped;
 }
 
-/// emptyContiguous through at::detail::empty_cuda.
-PyObject *emptyThroughAten(const int64_t *sizes, int64_t rank,
-                           int32_t scalarType, int32_t device, uint64_t *data) {
-  if (scalarType < INT8_MIN || scalarType > INT8_MAX || device < 0 ||
-      device > INT8_MAX)
-    return nullptr;
+/// A torch.Tensor of the at::Tensor that `make` returns, with its data
+/// address in `data`; null and no error set on failure.
+template <typename Make> PyObject *wrapReturned(Make make, uint64_t *data) {
   // The handle aoti_torch_delete_tensor_object deletes: an at::Tensor in
-  // storage from the global operator new, which empty_cuda's result fills.
+  // storage from the global operator new, which `make`'s result fills.
   void *slot = ::operator new(sizeof(ReturnedTensor));
   try {
-    new (slot) ReturnedTensor(shim.emptyCuda(
-        {sizes, static_cast<size_t>(rank)}, static_cast<int8_t>(scalarType),
-        {static_cast<int8_t>(cudaDeviceType), static_cast<int8_t>(device),
-         true},
-        {0, false}));
+    new (slot) ReturnedTensor(make());
   } catch (...) {
     // Out of memory and the like: the caller falls back to torch's own
     // allocation, which raises torch's exception.
@@ -228,6 +245,49 @@ PyObject *emptyThroughAten(const int64_t *sizes, int64_t rank,
     return nullptr;
   }
   return wrapAndRelease(slot, data);
+}
+
+PyObject *emptyThroughShim(const int64_t *sizes, int64_t rank,
+                           int32_t scalarType, int32_t device, uint64_t *data);
+
+/// emptyContiguous through ATen: on the current device (where the call's
+/// inputs live unless the caller moved it) empty_generic with the CUDA
+/// allocator, which is what empty_cuda comes down to there without its
+/// device guard reading the device twice more and setting it back
+/// (docs/Performance.md, row `torch-empty-current-device`); elsewhere
+/// empty_cuda, or the shim where the release lacks it.
+PyObject *emptyThroughAten(const int64_t *sizes, int64_t rank,
+                           int32_t scalarType, int32_t device, uint64_t *data) {
+  if (scalarType < INT8_MIN || scalarType > INT8_MAX || device < 0 ||
+      device > INT8_MAX)
+    return nullptr;
+  ArrayRefArgument shape{sizes, static_cast<size_t>(rank)};
+  auto type = static_cast<int8_t>(scalarType);
+  bool current = false;
+  if (shim.emptyGeneric) {
+    try {
+      current = shim.currentDevice() == device;
+    } catch (...) {
+      current = false; // empty_cuda's guard raises what is wrong
+    }
+  }
+  if (current)
+    return wrapReturned(
+        [&] {
+          return shim.emptyGeneric(shape, shim.cudaAllocator(), {cudaKeySet},
+                                   type, {0, false});
+        },
+        data);
+  if (!shim.emptyCuda)
+    return emptyThroughShim(sizes, rank, scalarType, device, data);
+  return wrapReturned(
+      [&] {
+        return shim.emptyCuda(shape, type,
+                              {static_cast<int8_t>(cudaDeviceType),
+                               static_cast<int8_t>(device), true},
+                              {0, false});
+      },
+      data);
 }
 
 /// emptyContiguous through aoti_torch_empty_strided.
@@ -253,7 +313,7 @@ PyObject *emptyContiguous(const int64_t *sizes, int64_t rank,
                           int32_t scalarType, int32_t device, uint64_t *data) {
   if (rank < 0 || rank > kMaxRank)
     return nullptr;
-  return shim.emptyCuda
+  return shim.emptyCuda || shim.emptyGeneric
              ? emptyThroughAten(sizes, rank, scalarType, device, data)
              : emptyThroughShim(sizes, rank, scalarType, device, data);
 }
@@ -284,14 +344,32 @@ void lookUp(void *library, const char *name, Function &function,
     missing += std::string(missing.empty() ? "" : ", ") + name;
 }
 
+/// Looks up the first of `names` that `library` has; records the last one
+/// in `missing` when it has none.
+template <typename Function>
+void lookUpFirst(void *library, std::initializer_list<const char *> names,
+                 Function &function, std::string &missing) {
+  std::string absent;
+  for (const char *name : names) {
+    absent.clear();
+    lookUp(library, name, function, absent);
+    if (function)
+      return;
+  }
+  missing += (missing.empty() ? "" : ", ") + absent;
+}
+
 /// bind(libtorch_cpu path, libtorch_cuda path, libtorch_python path, offset
-/// of the at::Tensor in a torch.Tensor) -> None, or a message saying what is
-/// missing. The libraries must be loaded already (import torch).
+/// of the at::Tensor in a torch.Tensor[, CUDA key set]) -> None, or a
+/// message saying what is missing. The libraries must be loaded already
+/// (import torch). The key set is DispatchKeySet(DispatchKey::CUDA)'s bits
+/// (0, the default: outputs come from empty_cuda).
 PyObject *bind(PyObject *module, PyObject *args) {
   const char *cpuPath, *cudaPath, *pythonPath;
   Py_ssize_t offset;
-  if (!PyArg_ParseTuple(args, "yyyn:bind", &cpuPath, &cudaPath, &pythonPath,
-                        &offset))
+  unsigned long long keySet = 0;
+  if (!PyArg_ParseTuple(args, "yyyn|K:bind", &cpuPath, &cudaPath, &pythonPath,
+                        &offset, &keySet))
     return nullptr;
   // The table reads the functions below without a lock: they are set once.
   if (static_cast<TensorAccessState *>(PyModule_GetState(module))->access)
@@ -328,8 +406,14 @@ PyObject *bind(PyObject *module, PyObject *args) {
   lookUp(cpu, "aoti_torch_delete_tensor_object", found.deleteTensor, missing);
   lookUp(cpu, "aoti_torch_device_type_cuda", found.deviceTypeCuda, missing);
   lookUp(cpu, "aoti_torch_layout_strided", found.layoutStrided, missing);
-  lookUp(cpu, "_ZN2at4_ops6is_neg4callERKNS_6TensorE", found.isNeg, missing);
-  lookUp(cpu, "_ZN2at4_ops7is_conj4callERKNS_6TensorE", found.isConj, missing);
+  lookUpFirst(cpu,
+              {"_ZN2at6native6is_negERKNS_6TensorE",
+               "_ZN2at4_ops6is_neg4callERKNS_6TensorE"},
+              found.isNeg, missing);
+  lookUpFirst(cpu,
+              {"_ZN2at6native7is_conjERKNS_6TensorE",
+               "_ZN2at4_ops7is_conj4callERKNS_6TensorE"},
+              found.isConj, missing);
   lookUp(cuda, "aoti_torch_get_current_cuda_stream", found.currentCudaStream,
          missing);
   // Optional: releases whose empty_cuda takes c10's own optional type have
@@ -343,6 +427,20 @@ PyObject *bind(PyObject *module, PyObject *args) {
          "_ZN2at6detail10empty_cudaEN3c108ArrayRefIlEENS1_10ScalarTypeESt8"
          "optionalINS1_6DeviceEES5_INS1_12MemoryFormatEE",
          found.emptyCuda, optional);
+  std::string genericMissing;
+  lookUp(cpu,
+         "_ZN2at6detail13empty_genericEN3c108ArrayRefIlEEPNS1_9AllocatorENS1_"
+         "14DispatchKeySetENS1_10ScalarTypeESt8optionalINS1_12MemoryFormatEE",
+         found.emptyGeneric, genericMissing);
+  lookUp(cuda, "_ZN2at4cuda22getCUDADeviceAllocatorEv", found.cudaAllocator,
+         genericMissing);
+  lookUp(cuda, "_ZN3c104cuda14current_deviceEv", found.currentDevice,
+         genericMissing);
+  if (!genericMissing.empty() || keySet == 0) {
+    found.emptyGeneric = nullptr;
+    found.cudaAllocator = nullptr;
+    found.currentDevice = nullptr;
+  }
   std::string wrapMissing;
   lookUp(python, "_Z16THPVariable_WrapRKN2at10TensorBaseE", found.wrap,
          wrapMissing);
@@ -357,6 +455,7 @@ PyObject *bind(PyObject *module, PyObject *args) {
         ("not in torch's libraries: " + missing).c_str());
   shim = found;
   tensorOffset = offset;
+  cudaKeySet = found.emptyGeneric ? keySet : 0;
   cudaDeviceType = shim.deviceTypeCuda();
   stridedLayout = shim.layoutStrided();
   complexTypesKnown = complexType[0] && complexType[1] && complexType[2];
@@ -366,22 +465,27 @@ PyObject *bind(PyObject *module, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/// allocator() -> the function outputs are allocated with, or None before
+/// allocator() -> the functions outputs are allocated with, or None before
 /// bind.
 PyObject *allocator(PyObject *module, PyObject *) {
   if (!static_cast<TensorAccessState *>(PyModule_GetState(module))->access)
     Py_RETURN_NONE;
-  return PyUnicode_FromString(shim.emptyCuda ? "at::detail::empty_cuda"
-                                             : "aoti_torch_empty_strided");
+  const char *elsewhere =
+      shim.emptyCuda ? "at::detail::empty_cuda" : "aoti_torch_empty_strided";
+  if (!shim.emptyGeneric)
+    return PyUnicode_FromString(elsewhere);
+  return PyUnicode_FromFormat(
+      "at::detail::empty_generic on the current device, %s elsewhere",
+      elsewhere);
 }
 
 PyMethodDef moduleMethods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(libtorch_cpu, libtorch_cuda, libtorch_python, tensor offset) -> "
-     "None, or what is missing."},
+     "bind(libtorch_cpu, libtorch_cuda, libtorch_python, tensor offset[, "
+     "CUDA key set]) -> None, or what is missing."},
     {"allocator", allocator, METH_NOARGS,
-     "allocator() -> the function outputs are allocated with, or None before "
-     "bind."},
+     "allocator() -> the functions outputs are allocated with, or None "
+     "before bind."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef moduleDefinition = tensorAccessModuleDef(

@@ -477,8 +477,12 @@ def test_torch_tensor_reader_matches_attributes(request, reader):
         module = found[0]
         assert module.__name__ == "pointwise._torchshim"
         # Releases whose empty_cuda takes std::optional (this one) allocate
-        # through it, not through the dispatcher.
-        assert module.allocator() == "at::detail::empty_cuda"
+        # through ATen, not through the dispatcher: on the current device
+        # without empty_cuda's device guard.
+        assert _native._cuda_key_set(torch) != 0
+        assert module.allocator() == ("at::detail::empty_generic on the "
+                                      "current device, at::detail::empty_cuda "
+                                      "elsewhere")
         # Its table is the one the call path uses from here on; the bound
         # module's goes back at the end.
         bound = _native._torch_tensors
@@ -617,6 +621,97 @@ def test_torch_tensor_reader_verdict_is_kept_on_disk(tmp_path):
         kept.write_bytes(damaged.encode("latin-1"))
         assert run() == ["checked", "True"] + reader, damaged
         assert kept.read_text() == verdict
+
+
+_WRONG_KEYS_USER = """
+import torch
+from pointwise import _native, _runtime
+runtime = _runtime.load_runtime()
+found = _native._shim_reader(runtime, torch)
+assert found is not None
+shim = found[0]
+print(shim.allocator().split()[0])
+# Bound right, the check passes; a key set torch does not give CUDA
+# tensors fails it. The shim binds once per process: it is rebound here by
+# a second process of this script with the CPU's key set.
+table = _native._check_torch_tensors(shim, runtime, torch)
+print("passes" if table is not None else "fails")
+"""
+
+
+def test_torch_shim_allocations_dispatch_as_torchs(tmp_path):
+    """pointwise._torchshim allocates outputs on the current device with the
+    key set of a CUDA tensor that the package reads from torch; the check
+    compares what its tensors dispatch on with a tensor torch made, so a
+    wrong key set (the CPU's, whose kernels would run on device memory)
+    fails it and leaves the calls reading attributes."""
+    import subprocess
+    import sys
+    from pointwise import _native, _runtime
+    if _native._beside_runtime(_native.TORCH_SHIM_NAME,
+                               _runtime.load_runtime().path) is None:
+        pytest.skip("no pointwise._torchshim here")
+    env = dict(os.environ, POINTWISE_PROGRESS="0",
+               PYTHONPATH=os.pathsep.join(sys.path))
+    wrong = "_native._cuda_key_set = lambda torch: " \
+        "torch._C.DispatchKeySet(torch._C.DispatchKey.CPU).raw_repr()\n"
+    outputs = []
+    for script in (_WRONG_KEYS_USER, _WRONG_KEYS_USER.replace(
+            "runtime = ", wrong + "runtime = ")):
+        done = subprocess.run([sys.executable, "-c", script], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout.split())
+    assert outputs == [["at::detail::empty_generic", "passes"],
+                       ["at::detail::empty_generic", "fails"]]
+
+
+_OTHER_DEVICE_USER = """
+import torch, pointwise as pw
+from pointwise import _native
+@pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+def add(x, y):
+    return x + y
+a = torch.arange(1000, dtype=torch.float32, device="cuda:1")
+b = torch.full((1000,), 0.5, dtype=torch.float32, device="cuda:1")
+want = (a + b).cpu()
+with torch.cuda.device(0):
+    for _ in range(3):  # the general call plans; the C call then
+        got = add(a, b)
+        assert got.device == a.device, got.device
+        assert torch.cuda.current_device() == 0
+        assert torch.equal(got.cpu(), want)
+    here = add(a.to("cuda:0"), b.to("cuda:0"))
+    assert here.device == torch.device("cuda:0") and \
+        torch.equal(here.cpu(), want)
+print(_native.torch_tensors_reader())
+"""
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="one CUDA device")
+@pytest.mark.parametrize("reader", ["1", "shim"])
+def test_outputs_are_made_on_the_inputs_device(tmp_path, reader):
+    """An allocating call whose inputs live on another device than the
+    current one makes its outputs on the inputs' device (each reader's
+    second way of allocating, with a device guard) and leaves the current
+    device as it was."""
+    import subprocess
+    import sys
+    from pointwise import _native, _runtime
+    if _native.fastcall(_runtime.load_runtime()) is None:
+        pytest.skip("no C call path here")
+    env = dict(os.environ, POINTWISE_PROGRESS="0",
+               POINTWISE_CACHE_DIR=str(tmp_path / "cache"),
+               POINTWISE_TORCH_TENSORS=reader,
+               PYTHONPATH=os.pathsep.join(sys.path))
+    done = subprocess.run([sys.executable, "-c", _OTHER_DEVICE_USER], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    used = done.stdout.split()[-1]
+    if reader == "shim":
+        assert used == "pointwise._torchshim"
+    else:
+        assert used in ("pointwise._torchtensors", "pointwise._torchshim")
 
 
 def test_torch_shim_reader_serves_calls_of_any_release(tmp_path):
