@@ -31,6 +31,8 @@
 #              (POINTWISE_TEST_INSTALLED=1: pip's record must hold the files
 #              it imports); with CuPy when test/gpu-bundle/gpu-cupy.sh
 #              installed it ($PW_CUPY_SITE)
+#   python-shim  the GPU test files again with POINTWISE_TORCH_TENSORS=shim
+#              (tensors read through pointwise._torchshim)
 #   bench-decorator  gpu_bench.py --decorator --no-inductor: the same
 #              workloads through @pw.pointwise, and its host time
 #   sanitizer  pytest under compute-sanitizer --tool memcheck (slow: every
@@ -69,7 +71,7 @@ if [[ ! -f "$bundle/workloads.so" && ! -f "$bundle/workloads.so.xz" ]]; then
 fi
 bundle=$(cd "$bundle" && pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-steps=",${PW_STEPS:-info,test,differential,pipeline-differential,lit,host,bench,bench-pipeline,compile-time,python,bench-decorator,sanitizer,sanitizer-differential,sanitizer-pipeline,lit-sanitizer,racecheck,synccheck},"
+steps=",${PW_STEPS:-info,test,differential,pipeline-differential,lit,host,bench,bench-pipeline,compile-time,python,python-shim,bench-decorator,sanitizer,sanitizer-differential,sanitizer-pipeline,lit-sanitizer,racecheck,synccheck},"
 deadline=$(( $(date +%s) + ${PW_DEADLINE_S:-570} ))
 logs=${OUT:-}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -215,6 +217,16 @@ run_step python env POINTWISE_TEST_INSTALLED=1 \
   "$bundle/pytests/test_dtypes.py" "$bundle/pytests/test_promotion.py" \
   "$bundle/pytests/test_first_calls.py" "$bundle/pytests/test_semantics_gpu.py" \
   "$bundle/pytests/test_semantics_cpu.py" "$bundle/pytests/test_composition_cpu.py" \
+  "$bundle/pytests/test_torch_integration_gpu.py"
+# The GPU tests again with the calls reading tensors through
+# pointwise._torchshim, what every torch release without its own reader in
+# the wheel gets (docs/Python.md, "Host time").
+# shellcheck disable=SC2086
+run_step python-shim env POINTWISE_TEST_INSTALLED=1 POINTWISE_TORCH_TENSORS=shim \
+  PYTHONPATH="$bundle${PYTHONPATH:+:$PYTHONPATH}" \
+  python3 -m pytest -q "${pytest_common[@]}" ${PW_PYTHON_ARGS:-} \
+  "$bundle/pytests/test_pointwise_gpu.py" "$bundle/pytests/test_first_calls.py" \
+  "$bundle/pytests/test_semantics_gpu.py" \
   "$bundle/pytests/test_torch_integration_gpu.py"
 # shellcheck disable=SC2086
 run_step bench-decorator python3 "$bundle/gpu_bench.py" --lib "$bundle/workloads.so" \
