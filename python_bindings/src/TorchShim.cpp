@@ -98,6 +98,7 @@ struct ShimFunctions {
   ShimError (*getDtype)(TensorHandle, int32_t *);
   ShimError (*getDeviceType)(TensorHandle, int32_t *);
   ShimError (*getDeviceIndex)(TensorHandle, int32_t *);
+  /// Null where the release lacks it (before torch 2.9): see readTensor.
   ShimError (*getLayout)(TensorHandle, int32_t *);
   ShimError (*emptyStrided)(int64_t, const int64_t *, const int64_t *, int32_t,
                             int32_t, int32_t, TensorHandle *);
@@ -181,10 +182,14 @@ int readTensor(PyObject *tensor, PwTensorView *view) {
   TensorHandle t = handleOf(tensor);
   try {
     int32_t deviceType = -1, layout = -1, scalarType = -1;
-    // Only a complex tensor carries a conjugate bit: the dispatcher's
-    // is_conj is asked of those alone.
+    // Only a complex tensor carries a conjugate bit: is_conj is asked of
+    // those alone. Without aoti_torch_get_layout a tensor of another layout
+    // than strided (sparse, which is all a CUDA tensor can be) is turned
+    // away below by aoti_torch_get_strides, which those layouts refuse
+    // (torch logs the refusal).
     if (shim.getDeviceType(t, &deviceType) || deviceType != cudaDeviceType ||
-        shim.getLayout(t, &layout) || layout != stridedLayout ||
+        (shim.getLayout &&
+         (shim.getLayout(t, &layout) || layout != stridedLayout)) ||
         shim.getDtype(t, &scalarType) || shim.isNeg(t) ||
         (mayBeConjugate(scalarType) && shim.isConj(t)))
       return 0;
@@ -401,7 +406,6 @@ PyObject *bind(PyObject *module, PyObject *args) {
   lookUp(cpu, "aoti_torch_get_dtype", found.getDtype, missing);
   lookUp(cpu, "aoti_torch_get_device_type", found.getDeviceType, missing);
   lookUp(cpu, "aoti_torch_get_device_index", found.getDeviceIndex, missing);
-  lookUp(cpu, "aoti_torch_get_layout", found.getLayout, missing);
   lookUp(cpu, "aoti_torch_empty_strided", found.emptyStrided, missing);
   lookUp(cpu, "aoti_torch_delete_tensor_object", found.deleteTensor, missing);
   lookUp(cpu, "aoti_torch_device_type_cuda", found.deviceTypeCuda, missing);
@@ -420,6 +424,7 @@ PyObject *bind(PyObject *module, PyObject *args) {
   // it under another name, and allocate through the shim.
   std::string optional;
   int32_t (*complexType[3])() = {};
+  lookUp(cpu, "aoti_torch_get_layout", found.getLayout, optional);
   lookUp(cpu, "aoti_torch_dtype_complex32", complexType[0], optional);
   lookUp(cpu, "aoti_torch_dtype_complex64", complexType[1], optional);
   lookUp(cpu, "aoti_torch_dtype_complex128", complexType[2], optional);

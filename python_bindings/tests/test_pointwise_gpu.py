@@ -740,6 +740,35 @@ def test_torch_shim_reader_serves_calls_of_any_release(tmp_path):
     assert len(kept) == (2 if versioned else 1)
 
 
+def test_sparse_tensors_are_refused():
+    """Sparse CUDA tensors (COO and compressed rows), as inputs or outputs,
+    are a TypeError naming their layout, on the C call path too: its
+    readers turn them away (pointwise._torchshim asks the layout where the
+    release exports aoti_torch_get_layout, and the strides refuse them
+    otherwise) and the general call names the mistake."""
+    @pw.pointwise(promotion_methods=[(0, 1, "DEFAULT")])
+    def add_dense(x, y):
+        return x + y
+
+    import warnings
+    dense = torch.arange(6.0, device="cuda").reshape(2, 3)
+    with warnings.catch_warnings():  # "Sparse CSR tensor support is in beta"
+        warnings.simplefilter("ignore", UserWarning)
+        csr = dense.to_sparse_csr()
+    for _ in range(2):  # the general call plans; the C call takes the next
+        assert torch.equal(add_dense(dense, dense), dense * 2)
+    for sparse, layout in ((dense.to_sparse(), "sparse_coo"),
+                           (csr, "sparse_csr")):
+        for _ in range(2):
+            with pytest.raises(TypeError, match="%s tensors are not "
+                               "supported" % layout):
+                add_dense(sparse, dense)
+            with pytest.raises(TypeError, match="%s tensors are not "
+                               "supported" % layout):
+                add_dense(dense, dense, out0=sparse)
+    assert torch.equal(add_dense(dense, dense), dense * 2)
+
+
 def test_zero_dim_tensors_promote_like_torch():
     """A 0-d tensor is PyTorch's own promotion class, below tensors with
     dims: float32 with a 0-d float64 stays float32, int32 with a 0-d float64

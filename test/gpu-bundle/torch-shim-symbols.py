@@ -8,6 +8,8 @@ the releases, with what follows for a call:
 
   reads     the shim binds (every required function is there), or the
             calls read attributes
+  layout    whether it asks a tensor's layout (aoti_torch_get_layout), or
+            leaves sparse tensors to fail at their strides
   is_neg    at::native (no dispatcher) or at::_ops (through it)
   outputs   empty_generic on the current device, empty_cuda, or the
             dispatcher (aoti_torch_empty_strided)
@@ -33,7 +35,8 @@ LIBRARIES = ("libtorch_cpu.so", "libtorch_cuda.so", "libtorch_python.so",
 IS_NEG_NATIVE = "_ZN2at6native6is_negERKNS_6TensorE"
 EMPTY_CUDA_PREFIX = "_ZN2at6detail10empty_cuda"
 EMPTY_GENERIC_PREFIX = "_ZN2at6detail13empty_generic"
-OPTIONAL = ("aoti_torch_dtype_complex", EMPTY_CUDA_PREFIX,
+GET_LAYOUT = "aoti_torch_get_layout"
+OPTIONAL = (GET_LAYOUT, "aoti_torch_dtype_complex", EMPTY_CUDA_PREFIX,
             EMPTY_GENERIC_PREFIX, "_ZN2at4cuda22getCUDADeviceAllocator",
             "_ZN3c104cuda14current_device")
 
@@ -87,7 +90,8 @@ def download(version, directory):
 
 
 def verdict(names, symbols):
-    """(reads, is_neg, outputs) for a release exporting `symbols`."""
+    """(reads, layout, is_neg, outputs) for a release exporting
+    `symbols`."""
     def have(name):
         return name in symbols
 
@@ -99,16 +103,17 @@ def verdict(names, symbols):
                 + wrap]
     reads = all(map(have, required)) and any(map(have, is_neg)) and \
         any(map(have, is_conj)) and any(map(have, wrap))
-    generic = [n for n in names if n.startswith(OPTIONAL[2:])]
+    generic = [n for n in names if n.startswith(OPTIONAL[3:])]
     if not reads:
-        return "attributes", "-", "-"
+        return "attributes", "-", "-", "-"
     if all(map(have, generic)):
         outputs = "empty_generic"
     elif any(have(n) for n in names if n.startswith(EMPTY_CUDA_PREFIX)):
         outputs = "empty_cuda"
     else:
         outputs = "dispatcher"
-    return "shim", "native" if have(IS_NEG_NATIVE) else "dispatcher", outputs
+    return ("shim", "asked" if have(GET_LAYOUT) else "strides",
+            "native" if have(IS_NEG_NATIVE) else "dispatcher", outputs)
 
 
 def main():
@@ -128,7 +133,8 @@ def main():
         print("| `%s` | %s |" % (name, " | ".join(
             "yes" if name in found[v] else "**no**" for v in versions)))
     rows = [verdict(names, found[v]) for v in versions]
-    for title, index in (("reads", 0), ("is_neg", 1), ("outputs", 2)):
+    for title, index in (("reads", 0), ("layout", 1), ("is_neg", 2),
+                         ("outputs", 3)):
         print("| %s | %s |" % (title, " | ".join(r[index] for r in rows)))
 
 
