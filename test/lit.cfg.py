@@ -15,8 +15,9 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pointwise_obj_root, "test")
 # The GoogleTest suite has its own configuration in Unit/; helper scripts in
 # lit-support/ are not tests.
-config.excludes = ["Unit", "lit-support", "CMakeLists.txt", "lit.cfg.py",
-                   "lit.site.cfg.py"]
+# gpu-bundle/ holds the scripts of the GPU machine's runs, not tests.
+config.excludes = ["Unit", "lit-support", "gpu-bundle", "CMakeLists.txt",
+                   "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%pointwise_src_root", config.pointwise_src_root))

@@ -39,6 +39,9 @@ struct CheckedContext {
   bool retained = false;
 };
 thread_local CheckedContext threadChecked;
+/// The device pwExchangeDevice chose for the calling thread, which its calls
+/// use whatever pwSetDevice chose; -1 when none.
+thread_local int threadDevice = -1;
 
 std::mutex retainMutex;
 ContextIdentity primaryContexts[kMaxDevices];
@@ -240,7 +243,9 @@ pwStatus pointwise::runtime::ensureContext(const char *caller,
     }
   }
 
-  int device = selectedDevice.load(std::memory_order_acquire);
+  int device = threadDevice >= 0
+                   ? threadDevice
+                   : selectedDevice.load(std::memory_order_acquire);
   if (device < 0) {
     if (current)
       return acceptCurrent(*driver, caller, current, generation, context);
@@ -280,6 +285,7 @@ pwStatus pointwise::runtime::selectDevice(int device, const char *caller) {
           makePrimaryContextCurrent(*driver, device, caller, primary))
     return status;
   selectedDevice.store(device, std::memory_order_release);
+  threadDevice = -1;
   threadChecked = {
       primary, selectionGeneration.fetch_add(1, std::memory_order_acq_rel) + 1,
       /*retained=*/true};
@@ -303,6 +309,63 @@ pwStatus pwGetDeviceCount(int *count) {
 }
 
 pwStatus pwSetDevice(int device) { return selectDevice(device, "pwSetDevice"); }
+
+pwStatus pwExchangeDevice(int device, int *previous) {
+  static constexpr const char *caller = "pwExchangeDevice";
+  if (previous)
+    *previous = -1;
+  const CudaDriver *driver = nullptr;
+  if (pwStatus status = getCudaDriver(driver))
+    return status;
+  CUcontext current = nullptr;
+  if (pwStatus status = checkCuda(driver->cuCtxGetCurrent(&current), caller,
+                                  "cuCtxGetCurrent"))
+    return status;
+  // The common case, a call on the device of the thread's last one: its
+  // primary context is still current.
+  CheckedContext &checked = threadChecked;
+  if (current && threadDevice == device && device >= 0 &&
+      current == checked.context.handle && checked.retained) {
+    if (previous)
+      *previous = device;
+    return PW_SUCCESS;
+  }
+  int currentOrdinal = -1;
+  if (current) {
+    CUdevice handle = 0;
+    int count = 0;
+    if (pwStatus status = checkCuda(driver->cuCtxGetDevice(&handle), caller,
+                                    "cuCtxGetDevice"))
+      return status;
+    if (pwStatus status = checkCuda(driver->cuDeviceGetCount(&count), caller,
+                                    "cuDeviceGetCount"))
+      return status;
+    for (int ordinal = 0; ordinal < std::min(count, kMaxDevices); ++ordinal) {
+      CUdevice candidate = 0;
+      if (driver->cuDeviceGet(&candidate, ordinal) == CUDA_SUCCESS &&
+          candidate == handle) {
+        currentOrdinal = ordinal;
+        break;
+      }
+    }
+  }
+  if (previous)
+    *previous = currentOrdinal;
+  // A context already on the device (another library's) stays, as the
+  // rules of ensureContext keep it.
+  if (current && currentOrdinal == device) {
+    threadDevice = device;
+    return PW_SUCCESS;
+  }
+  ContextIdentity primary;
+  if (pwStatus status =
+          makePrimaryContextCurrent(*driver, device, caller, primary))
+    return status;
+  threadDevice = device;
+  threadChecked = {primary, selectionGeneration.load(std::memory_order_acquire),
+                   /*retained=*/true};
+  return PW_SUCCESS;
+}
 
 pwStatus pwGetDeviceName(int device, char *name, size_t size) {
   if (!name || size == 0)

@@ -9,9 +9,12 @@
 // the CUDA runtime API (and so PyTorch, CuPy, ...) uses, so memory and
 // streams are shared with those libraries:
 //
-//   * after pwSetDevice(d) (or mgpuSetDefaultDevice), on any thread, the
-//     primary context of device d, unless the thread's current context is
-//     already on d;
+//   * on a thread that called pwExchangeDevice(d), the primary context of
+//     device d, unless the thread's current context is already on d (a
+//     scoped device guard, which leaves other threads alone);
+//   * after pwSetDevice(d) (or mgpuSetDefaultDevice), on any other thread,
+//     the primary context of device d, unless the thread's current context
+//     is already on d;
 //   * otherwise the context the thread has current, if any (PyTorch's);
 //   * otherwise the primary context of $POINTWISE_DEVICE, or device 0.
 //
@@ -71,7 +74,8 @@ pwStatus ensureContext(const char *caller, const CudaDriver *&driver,
                        ContextIdentity &context);
 
 /// Makes `device`'s primary context current on the calling thread and the
-/// device the one every thread uses from now on.
+/// device the one every thread uses from now on (the calling thread gives
+/// up its pwExchangeDevice choice).
 pwStatus selectDevice(int device, const char *caller);
 
 } // namespace pointwise::runtime

@@ -167,7 +167,8 @@ def fastcall(runtime):
                     address = ctypes.cast
                     module.bind(
                         address(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
-                        address(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                        address(runtime.lib.pwExchangeDevice,
+                                ctypes.c_void_p).value,
                         address(runtime.lib.pwSetStream, ctypes.c_void_p).value)
                     module.bound_runtime_path = runtime.path
             _fastcall = module
@@ -481,23 +482,39 @@ _thread_state = threading.local()
 def select(runtime, device, stream):
     """Makes `device` and `stream` (a raw CUstream address, 0 or None for
     the legacy default stream) current for this thread's launches, skipping
-    the runtime calls when they already are. The C calls keep their own
-    record of that state, so where they are in use it is theirs."""
+    pwSetStream when it already is, and returns the device that was current
+    (-1: none) for :func:`restore` to make current again after the launch
+    (pwExchangeDevice: a scoped device guard, as PyTorch's). The C calls
+    keep their own record of the stream, so where they are in use it is
+    theirs."""
     module = fastcall(runtime)
     if module is not None:
-        status = module.select(device, stream or None)
+        status, previous = module.select(device, stream or None)
         if status:
             raise runtime.error(status)
-        return
+        return previous
+    previous = ctypes.c_int(-1)
+    status = runtime.lib.pwExchangeDevice(device, ctypes.byref(previous))
+    if status:
+        raise runtime.error(status)
     state = _thread_state
-    if getattr(state, "device", None) != device:
-        status = runtime.lib.pwSetDevice(device)
-        if status:
-            raise runtime.error(status)
-        state.device = device
     if getattr(state, "stream", -1) != stream:
         runtime.lib.pwSetStream(stream or None)
         state.stream = stream
+    return previous.value
+
+
+def restore(runtime, device, previous):
+    """Ends the scope :func:`select` began for a launch on `device`: makes
+    `previous`, the device it returned, current again where it is another
+    one."""
+    if previous < 0 or previous == device:
+        return
+    module = fastcall(runtime)
+    status = module.restore(device, previous) if module is not None else \
+        runtime.lib.pwExchangeDevice(previous, None)
+    if status:
+        raise runtime.error(status)
 
 
 def make_launcher(runtime, family, arguments, name, raise_error):

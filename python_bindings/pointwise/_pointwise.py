@@ -496,8 +496,13 @@ class PointwiseFunction:
         values += [(v.ptr, v.offset, v.shape, v.strides) for v in out_views]
         if device[0] == "cuda":
             stream = _Stream.handle(first)
-            _native.select(load_runtime(), device[1], stream)
-        launcher.launch(*values)
+            previous = _native.select(load_runtime(), device[1], stream)
+            try:
+                launcher.launch(*values)
+            finally:
+                _native.restore(load_runtime(), device[1], previous)
+        else:
+            launcher.launch(*values)
         if copies and device[0] == "cuda" and first.framework != "torch":
             # The copies were made on torch's current stream; the kernel
             # reads them on another framework's: keep their memory until it

@@ -288,6 +288,7 @@ class Runtime:
             "pwTakePendingError": (c_int, []),
             "pwGetDeviceCount": (c_int, [ctypes.POINTER(c_int)]),
             "pwSetDevice": (c_int, [c_int]),
+            "pwExchangeDevice": (c_int, [c_int, ctypes.POINTER(c_int)]),
             "pwGetDeviceName": (c_int, [c_int, c_char_p, ctypes.c_size_t]),
             "pwGetDeviceArch": (c_int, [c_int, c_char_p, ctypes.c_size_t]),
             "pwDeviceSynchronize": (c_int, []),

@@ -541,37 +541,47 @@ void writeDescriptor(int64_t *words, Py_ssize_t rank, uint64_t data,
 }
 
 namespace {
-/// The device and stream this thread last made current in the runtime,
-/// valid for `recordBinding`.
+/// The stream this thread last made current in the runtime, valid for
+/// `recordBinding`.
 thread_local unsigned recordBinding = ~0u;
-thread_local int currentDevice = -1;
 thread_local void *currentStream = nullptr;
 } // namespace
 
-int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream) {
-  bool known = recordBinding == bound.binding;
-  if (!known || device != currentDevice) {
-    recordBinding = ~0u; // unknown until both calls are done
-    if (int status = bound.entries.setDevice(device))
-      return status;
-    currentDevice = device;
-  }
-  if (!known || stream != currentStream) {
+int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream,
+                          int &previous) {
+  // Every call: other code on the thread (torch.cuda.set_device, a device
+  // guard) may have made another device current since the last one.
+  previous = -1;
+  if (int status = bound.entries.exchangeDevice(device, &previous))
+    return status;
+  if (recordBinding != bound.binding || stream != currentStream) {
     bound.entries.setStream(stream);
     currentStream = stream;
+    recordBinding = bound.binding;
   }
-  recordBinding = bound.binding;
   return 0;
+}
+
+int restoreDevice(const BoundRuntime &bound, int device, int previous) {
+  if (previous < 0 || previous == device)
+    return 0;
+  return bound.entries.exchangeDevice(previous, nullptr);
 }
 
 int launchFamily(const BoundRuntime &bound, void *family, void **pointers,
                  int device, void *stream) {
   PyThreadState *released = PyEval_SaveThread();
   int status = 0;
+  int previous = -1;
   if (device >= 0)
-    status = selectDeviceAndStream(bound, device, stream);
+    status = selectDeviceAndStream(bound, device, stream, previous);
   if (!status)
     status = bound.entries.launch(family, pointers);
+  if (device >= 0) {
+    int restored = restoreDevice(bound, device, previous);
+    if (!status)
+      status = restored;
+  }
   PyEval_RestoreThread(released);
   return status;
 }

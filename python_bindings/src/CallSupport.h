@@ -29,13 +29,13 @@
 namespace pointwise::python {
 
 using LaunchFn = int (*)(const void *family, void **arguments);
-using SetDeviceFn = int (*)(int device);
+using ExchangeDeviceFn = int (*)(int device, int *previous);
 using SetStreamFn = void (*)(void *stream);
 
 /// The runtime's entry points, bound once by `bind()`.
 struct RuntimeEntries {
   LaunchFn launch = nullptr;
-  SetDeviceFn setDevice = nullptr;
+  ExchangeDeviceFn exchangeDevice = nullptr;
   SetStreamFn setStream = nullptr;
 };
 
@@ -185,13 +185,23 @@ void writeDescriptor(int64_t *words, Py_ssize_t rank, uint64_t data,
                      int64_t offset, Py_ssize_t viewRank, const int64_t *sizes,
                      const int64_t *strides);
 
-/// Makes `device` and `stream` current for this thread's launches, skipping
-/// the runtime calls when they already are (the runtime's state is per
-/// thread, and so is the record of it). 0, or the runtime's status.
-int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream);
+/// Makes `device` current for this thread's launches (pwExchangeDevice, a
+/// scoped device guard: `previous` receives the device current before, -1
+/// when none) and `stream`, skipping pwSetStream when it already is (the
+/// runtime's stream is per thread, and so is the record of it). 0, or the
+/// runtime's status.
+int selectDeviceAndStream(const BoundRuntime &bound, int device, void *stream,
+                          int &previous);
 
-/// Calls pwFamilyLaunch(family, pointers) with the GIL released, after
-/// selecting `device` and `stream` when `device` >= 0. The status.
+/// Ends the scope selectDeviceAndStream began for a launch on `device`: makes
+/// `previous` current again where it is another device, as PyTorch's device
+/// guard does, so that a call on tensors of another device leaves the
+/// caller's current device as it was. 0, or the runtime's status.
+int restoreDevice(const BoundRuntime &bound, int device, int previous);
+
+/// Calls pwFamilyLaunch(family, pointers) with the GIL released, on `device`
+/// and `stream` when `device` >= 0 (then leaving the thread's current device
+/// as it found it). The status.
 int launchFamily(const BoundRuntime &bound, void *family, void **pointers,
                  int device = -1, void *stream = nullptr);
 

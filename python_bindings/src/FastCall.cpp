@@ -20,8 +20,8 @@
 //
 // Built against the stable ABI (Py_LIMITED_API 3.11): one binary serves
 // Python 3.11 and later. It does not link the runtime: the Python side hands
-// over the addresses of pwFamilyLaunch, pwSetDevice and pwSetStream, and the
-// launch happens with the GIL released.
+// over the addresses of pwFamilyLaunch, pwExchangeDevice and pwSetStream, and
+// the launch happens with the GIL released.
 //
 //===----------------------------------------------------------------------===//
 
@@ -468,13 +468,15 @@ PyType_Spec fastPathSpec = {"pointwise._fastcall.FastPath", sizeof(FastPath), 0,
                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
                             fastPathSlots};
 
-/// bind(launch, set_device, set_stream): the runtime's entry points, as
-/// addresses (ctypes.cast(function, c_void_p).value).
+/// bind(launch, exchange_device, set_stream): the runtime's entry points
+/// (pwFamilyLaunch, pwExchangeDevice, pwSetStream), as addresses
+/// (ctypes.cast(function, c_void_p).value).
 PyObject *bind(PyObject *, PyObject *args) {
-  PyObject *launch, *setDevice, *setStream;
-  if (!PyArg_ParseTuple(args, "OOO:bind", &launch, &setDevice, &setStream))
+  PyObject *launch, *exchangeDevice, *setStream;
+  if (!PyArg_ParseTuple(args, "OOO:bind", &launch, &exchangeDevice, &setStream))
     return nullptr;
-  void *addresses[3] = {PyLong_AsVoidPtr(launch), PyLong_AsVoidPtr(setDevice),
+  void *addresses[3] = {PyLong_AsVoidPtr(launch),
+                        PyLong_AsVoidPtr(exchangeDevice),
                         PyLong_AsVoidPtr(setStream)};
   if (PyErr_Occurred())
     return nullptr;
@@ -485,7 +487,7 @@ PyObject *bind(PyObject *, PyObject *args) {
     }
   RuntimeEntries entries;
   entries.launch = reinterpret_cast<LaunchFn>(addresses[0]);
-  entries.setDevice = reinterpret_cast<SetDeviceFn>(addresses[1]);
+  entries.exchangeDevice = reinterpret_cast<ExchangeDeviceFn>(addresses[1]);
   entries.setStream = reinterpret_cast<SetStreamFn>(addresses[2]);
   bindRuntime(entries);
   Py_RETURN_NONE;
@@ -518,15 +520,16 @@ PyObject *bindTensors(PyObject *, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/// select(device, stream): what the general path calls before a launch, so
-/// that both paths share this thread's record of the runtime's state.
+/// select(device, stream) -> (status, previous device): what the general
+/// path calls before a launch, so that both paths share this thread's
+/// record of the runtime's state; restore(device, previous) after it.
 PyObject *select(PyObject *, PyObject *args) {
   int device;
   PyObject *streamObject;
   if (!PyArg_ParseTuple(args, "iO:select", &device, &streamObject))
     return nullptr;
   BoundRuntime bound = getBoundRuntime();
-  if (!bound.entries.setDevice) {
+  if (!bound.entries.exchangeDevice) {
     PyErr_SetString(PyExc_RuntimeError, "select: bind() first");
     return nullptr;
   }
@@ -534,16 +537,36 @@ PyObject *select(PyObject *, PyObject *args) {
       streamObject == Py_None ? nullptr : PyLong_AsVoidPtr(streamObject);
   if (PyErr_Occurred())
     return nullptr;
-  return PyLong_FromLong(selectDeviceAndStream(bound, device, stream));
+  int previous = -1;
+  int status = selectDeviceAndStream(bound, device, stream, previous);
+  return Py_BuildValue("(ii)", status, previous);
+}
+
+/// restore(device, previous) -> status: ends the scope of select(device,
+/// ...) that returned `previous`.
+PyObject *restore(PyObject *, PyObject *args) {
+  int device, previous;
+  if (!PyArg_ParseTuple(args, "ii:restore", &device, &previous))
+    return nullptr;
+  BoundRuntime bound = getBoundRuntime();
+  if (!bound.entries.exchangeDevice) {
+    PyErr_SetString(PyExc_RuntimeError, "restore: bind() first");
+    return nullptr;
+  }
+  return PyLong_FromLong(restoreDevice(bound, device, previous));
 }
 
 PyMethodDef moduleMethods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(launch, set_device, set_stream): the runtime's entry points."},
+     "bind(launch, exchange_device, set_stream): the runtime's entry "
+     "points."},
     {"bind_tensors", bindTensors, METH_VARARGS,
      "bind_tensors(address, dtypes): the tensor access table (0: none)."},
     {"select", select, METH_VARARGS,
-     "select(device, stream) -> status: makes them current for this thread."},
+     "select(device, stream) -> (status, previous device): makes them current "
+     "for this thread."},
+    {"restore", restore, METH_VARARGS,
+     "restore(device, previous) -> status: makes previous current again."},
     {nullptr, nullptr, 0, nullptr}};
 
 int moduleExec(PyObject *module) {

@@ -294,7 +294,7 @@ def recorder(library):
         r = Recorder(f, status)
         address = ctypes.cast(r.c_callback, ctypes.c_void_p).value
         fastcall.bind(address,
-                      ctypes.cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                      ctypes.cast(runtime.lib.pwExchangeDevice, ctypes.c_void_p).value,
                       ctypes.cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
         launch = f._launch
         saved.append((f, launch))
@@ -312,7 +312,7 @@ def recorder(library):
         f._launch = launch
     cast = ctypes.cast
     fastcall.bind(cast(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
-                  cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                  cast(runtime.lib.pwExchangeDevice, ctypes.c_void_p).value,
                   cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
 
 

@@ -1,6 +1,6 @@
 """pointwise._fastcall (python_bindings/src/FastCall.cpp), the C call path of
 @pw.pointwise, without a GPU: a stand-in tensor type and ctypes callbacks in
-place of the runtime's pwFamilyLaunch, pwSetDevice and pwSetStream. Checks
+place of the runtime's pwFamilyLaunch, pwExchangeDevice and pwSetStream. Checks
 what reaches the launch (descriptors, scalars, family), what is allocated,
 and that every case outside the common one goes to the general path
 untouched."""
@@ -15,7 +15,8 @@ from pointwise._runtime import load_runtime
 
 LAUNCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
                           ctypes.POINTER(ctypes.c_void_p))
-SET_DEVICE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int)
+EXCHANGE_DEVICE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int,
+                                   ctypes.POINTER(ctypes.c_int))
 SET_STREAM = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 FAMILY = 0xFA0000
 STREAM = 0x5EA0
@@ -68,7 +69,7 @@ def fastcall():
     # Back to the real runtime for the rest of the session.
     cast = ctypes.cast
     module.bind(cast(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
-                cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                cast(runtime.lib.pwExchangeDevice, ctypes.c_void_p).value,
                 cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
 
 
@@ -80,19 +81,23 @@ class Harness:
         self.launches, self.devices, self.streams, self.slow_calls = [], [], [], []
         self.status = status
         self.rank = None
+        self.current = 0  # the device the fake runtime has current
 
         def launch(family, args):
             self.launches.append((family, self._unpack(args)))
             return self.status
 
-        def set_device(device):
+        def exchange_device(device, previous):
             self.devices.append(device)
+            if previous:
+                previous[0] = self.current
+            self.current = device
             return 0
 
         def set_stream(stream):
             self.streams.append(stream)
 
-        self.callbacks = (LAUNCH(launch), SET_DEVICE(set_device),
+        self.callbacks = (LAUNCH(launch), EXCHANGE_DEVICE(exchange_device),
                           SET_STREAM(set_stream))
         module.bind(*[ctypes.cast(c, ctypes.c_void_p).value
                       for c in self.callbacks])
@@ -161,21 +166,29 @@ def test_launches_with_descriptors_and_allocates(fastcall):
     assert not h.slow_calls
 
 
-def test_device_and_stream_selected_only_when_they_change(fastcall):
+def test_device_guarded_and_stream_selected_when_it_changes(fastcall):
+    """Every launch makes its tensors' device current (other code may have
+    changed it since the last one) and the device it found current again
+    after it, where that differs; the stream is set when it changes."""
     h = Harness(fastcall, 1)
     for device in (0, 1):
         h.plan(["f32"], [], 1, device, ["f32"], " ")
     h(FakeTensor((4,)))
     h(FakeTensor((4,)))
+    assert h.devices == [0, 0]
     h(FakeTensor((4,), device=1))
-    assert h.devices == [0, 1]
+    assert h.devices == [0, 0, 1, 0] and h.current == 0
     assert h.streams == [STREAM, STREAM + 1]
     assert len(h.launches) == 3
-    # The general path's select() shares the record.
-    assert fastcall.select(1, STREAM + 1) == 0
-    assert h.devices == [0, 1]
-    assert fastcall.select(0, None) == 0
-    assert h.devices == [0, 1, 0] and h.streams[-1] is None
+    # The general path's select() and restore() share the record.
+    assert fastcall.select(1, STREAM + 1) == (0, 0)
+    assert h.devices == [0, 0, 1, 0, 1] and h.current == 1
+    assert h.streams == [STREAM, STREAM + 1]
+    assert fastcall.restore(1, 0) == 0 and h.current == 0
+    assert fastcall.restore(0, 0) == 0 and fastcall.restore(0, -1) == 0
+    assert h.devices == [0, 0, 1, 0, 1, 0]
+    assert fastcall.select(0, None) == (0, 0)
+    assert h.streams[-1] is None
 
 
 def test_scalars_packed_by_their_codes(fastcall):
@@ -296,11 +309,13 @@ def test_rebinding_during_a_call_keeps_the_calls_entry_points(fastcall):
     def address(callback):
         return ctypes.cast(callback, ctypes.c_void_p).value
 
-    def set_device_then_rebind(device):
+    def exchange_device_then_rebind(device, previous):
         first.devices.append(device)
+        if previous:
+            previous[0] = device
         fastcall.bind(*[address(c) for c in second.callbacks])
         return 0
-    rebinding = SET_DEVICE(set_device_then_rebind)
+    rebinding = EXCHANGE_DEVICE(exchange_device_then_rebind)
     fastcall.bind(address(first.callbacks[0]), address(rebinding),
                   address(first.callbacks[2]))
     x = FakeTensor((4,))

@@ -60,7 +60,7 @@ def launchers():
         python_recording = Recording(specs, status)
         address = ctypes.cast(c_recording.callback, ctypes.c_void_p).value
         module.bind(address,
-                    ctypes.cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                    ctypes.cast(runtime.lib.pwExchangeDevice, ctypes.c_void_p).value,
                     ctypes.cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
         bound.append(c_recording)
 
@@ -77,7 +77,7 @@ def launchers():
     yield make
     cast = ctypes.cast
     module.bind(cast(runtime.lib.pwFamilyLaunch, ctypes.c_void_p).value,
-                cast(runtime.lib.pwSetDevice, ctypes.c_void_p).value,
+                cast(runtime.lib.pwExchangeDevice, ctypes.c_void_p).value,
                 cast(runtime.lib.pwSetStream, ctypes.c_void_p).value)
 
 

@@ -82,6 +82,13 @@ PW_RUNTIME_API pwStatus pwGetDeviceCount(int *count);
  * use takes the context current on the thread, else device 0's primary one
  * (or $POINTWISE_DEVICE's). */
 PW_RUNTIME_API pwStatus pwSetDevice(int device);
+/* A scoped device guard: makes `device`'s primary context current on the
+ * calling thread, and this thread's later calls use `device` whatever
+ * pwSetDevice chose (other threads are left alone) until it calls
+ * pwExchangeDevice or pwSetDevice again. `*previous` (when not NULL)
+ * receives the device whose context was current before, or -1 when none:
+ * pass it back to end the scope, as PyTorch's device guard does. */
+PW_RUNTIME_API pwStatus pwExchangeDevice(int device, int *previous);
 /* The device's name, NUL-terminated, truncated to `size` bytes. */
 PW_RUNTIME_API pwStatus pwGetDeviceName(int device, char *name, size_t size);
 /* "sm_90" for compute capability 9.0. */

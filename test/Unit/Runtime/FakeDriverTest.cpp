@@ -212,6 +212,68 @@ TEST(FakeDriverTest, AContextSwitchedBehindTheRuntimeIsCheckedAgain) {
   EXPECT_EQ(pwSetDevice(0), PW_SUCCESS);
 }
 
+TEST(FakeDriverTest, ExchangeDeviceIsAScopedGuardOfOneThread) {
+  ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+  // A call on device 1 from a thread whose device is 0: the thread's calls
+  // use device 1 until it gives device 0 back; other threads keep 0.
+  FakeContext during{-1, false}, other{-1, false};
+  FakeContext context = contextAfter([&] {
+    allocateAndFree();
+    int previous = -2;
+    ASSERT_EQ(pwExchangeDevice(1, &previous), PW_SUCCESS) << lastMessage();
+    EXPECT_EQ(previous, 0);
+    allocateAndFree();
+    during = *fake().currentContext();
+    other = contextAfter(allocateAndFree);
+    // Again on the same device: nothing to give back.
+    ASSERT_EQ(pwExchangeDevice(1, &previous), PW_SUCCESS);
+    EXPECT_EQ(previous, 1);
+    ASSERT_EQ(pwExchangeDevice(0, nullptr), PW_SUCCESS);
+    allocateAndFree();
+  });
+  EXPECT_EQ(during.device, 1);
+  EXPECT_TRUE(during.primary);
+  EXPECT_EQ(other.device, 0);
+  EXPECT_EQ(context.device, 0);
+  EXPECT_TRUE(context.primary);
+
+  // Another library's context already on the device stays current; with no
+  // context current there is nothing to give back.
+  context = contextAfter([] {
+    fake().makeForeignContextCurrent(1);
+    int previous = -2;
+    ASSERT_EQ(pwExchangeDevice(1, &previous), PW_SUCCESS);
+    EXPECT_EQ(previous, 1);
+    allocateAndFree();
+  });
+  EXPECT_EQ(context.device, 1);
+  EXPECT_FALSE(context.primary);
+  context = contextAfter([] {
+    int previous = -2;
+    ASSERT_EQ(pwExchangeDevice(1, &previous), PW_SUCCESS);
+    EXPECT_EQ(previous, -1);
+  });
+  EXPECT_EQ(context.device, 1);
+
+  // pwSetDevice on the thread ends its own choice.
+  context = contextAfter([] {
+    ASSERT_EQ(pwExchangeDevice(1, nullptr), PW_SUCCESS);
+    ASSERT_EQ(pwSetDevice(0), PW_SUCCESS);
+    fake().makeForeignContextCurrent(1);
+    allocateAndFree();
+  });
+  EXPECT_EQ(context.device, 0);
+  EXPECT_TRUE(context.primary);
+
+  onNewThread([] {
+    int previous = -2;
+    EXPECT_EQ(pwExchangeDevice(7, &previous), PW_ERROR_NO_DEVICE);
+    EXPECT_EQ(lastMessage(),
+              "pwExchangeDevice: there is no CUDA device 7 (2 devices)");
+    EXPECT_EQ(pwExchangeDevice(-1, nullptr), PW_ERROR_NO_DEVICE);
+  });
+}
+
 // Blocks of a kernel with `staticBytes` of shared memory, launched with
 // `dynamicBytes` more, that fit in `perSM` bytes (128-byte allocation unit).
 int residentBlocks(int perSM, int staticBytes, int dynamicBytes) {
