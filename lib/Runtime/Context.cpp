@@ -80,6 +80,29 @@ pwStatus identify(const CudaDriver &driver, const char *caller,
                    "cuCtxGetId");
 }
 
+/// The ordinal of the device `handle` among the first `count`, or -1 when it
+/// is not one of them (nor of the first kMaxDevices).
+int ordinalOf(const CudaDriver &driver, CUdevice handle, int count) {
+  for (int ordinal = 0; ordinal < std::min(count, kMaxDevices); ++ordinal) {
+    CUdevice candidate = 0;
+    if (driver.cuDeviceGet(&candidate, ordinal) == CUDA_SUCCESS &&
+        candidate == handle)
+      return ordinal;
+  }
+  return -1;
+}
+
+/// Loads the driver into `driver` and reads the calling thread's current
+/// context into `current` (null when none).
+pwStatus getCurrentContext(const char *caller, const CudaDriver *&driver,
+                           CUcontext &current) {
+  current = nullptr;
+  if (pwStatus status = getCudaDriver(driver))
+    return status;
+  return checkCuda(driver->cuCtxGetCurrent(&current), caller,
+                   "cuCtxGetCurrent");
+}
+
 /// Retains `device`'s primary context once per process and makes it current.
 pwStatus makePrimaryContextCurrent(const CudaDriver &driver, int device,
                                    const char *caller,
@@ -126,13 +149,8 @@ bool adoptActivePrimaryContext(const CudaDriver &driver, CUcontext handle,
           CUDA_SUCCESS ||
       !active || driver.cuDeviceGetCount(&count) != CUDA_SUCCESS)
     return false;
-  int ordinal = 0;
-  for (CUdevice candidate = 0; ordinal < std::min(count, kMaxDevices);
-       ++ordinal)
-    if (driver.cuDeviceGet(&candidate, ordinal) == CUDA_SUCCESS &&
-        candidate == device)
-      break;
-  if (ordinal >= std::min(count, kMaxDevices))
+  int ordinal = ordinalOf(driver, device, count);
+  if (ordinal < 0)
     return false;
   std::lock_guard<std::mutex> lock(retainMutex);
   ContextIdentity &primary = primaryContexts[ordinal];
@@ -218,11 +236,8 @@ pwStatus pointwise::runtime::ensureContext(const char *caller,
                                            const CudaDriver *&driver,
                                            ContextIdentity &context) {
   context = {};
-  if (pwStatus status = getCudaDriver(driver))
-    return status;
   CUcontext current = nullptr;
-  if (pwStatus status = checkCuda(driver->cuCtxGetCurrent(&current), caller,
-                                  "cuCtxGetCurrent"))
+  if (pwStatus status = getCurrentContext(caller, driver, current))
     return status;
   unsigned generation = selectionGeneration.load(std::memory_order_acquire);
   CheckedContext &checked = threadChecked;
@@ -315,11 +330,8 @@ pwStatus pwExchangeDevice(int device, int *previous) {
   if (previous)
     *previous = -1;
   const CudaDriver *driver = nullptr;
-  if (pwStatus status = getCudaDriver(driver))
-    return status;
   CUcontext current = nullptr;
-  if (pwStatus status = checkCuda(driver->cuCtxGetCurrent(&current), caller,
-                                  "cuCtxGetCurrent"))
+  if (pwStatus status = getCurrentContext(caller, driver, current))
     return status;
   // The common case, a call on the device of the thread's last one: its
   // primary context is still current.
@@ -340,14 +352,7 @@ pwStatus pwExchangeDevice(int device, int *previous) {
     if (pwStatus status = checkCuda(driver->cuDeviceGetCount(&count), caller,
                                     "cuDeviceGetCount"))
       return status;
-    for (int ordinal = 0; ordinal < std::min(count, kMaxDevices); ++ordinal) {
-      CUdevice candidate = 0;
-      if (driver->cuDeviceGet(&candidate, ordinal) == CUDA_SUCCESS &&
-          candidate == handle) {
-        currentOrdinal = ordinal;
-        break;
-      }
-    }
+    currentOrdinal = ordinalOf(*driver, handle, count);
   }
   if (previous)
     *previous = currentOrdinal;

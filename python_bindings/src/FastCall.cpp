@@ -520,6 +520,15 @@ PyObject *bindTensors(PyObject *, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/// Whether bind() gave the runtime's entry points; a RuntimeError naming
+/// `method` otherwise.
+bool requireBound(const BoundRuntime &bound, const char *method) {
+  if (bound.entries.exchangeDevice)
+    return true;
+  PyErr_Format(PyExc_RuntimeError, "%s: bind() first", method);
+  return false;
+}
+
 /// select(device, stream) -> (status, previous device): what the general
 /// path calls before a launch, so that both paths share this thread's
 /// record of the runtime's state; restore(device, previous) after it.
@@ -529,10 +538,8 @@ PyObject *select(PyObject *, PyObject *args) {
   if (!PyArg_ParseTuple(args, "iO:select", &device, &streamObject))
     return nullptr;
   BoundRuntime bound = getBoundRuntime();
-  if (!bound.entries.exchangeDevice) {
-    PyErr_SetString(PyExc_RuntimeError, "select: bind() first");
+  if (!requireBound(bound, "select"))
     return nullptr;
-  }
   void *stream =
       streamObject == Py_None ? nullptr : PyLong_AsVoidPtr(streamObject);
   if (PyErr_Occurred())
@@ -549,10 +556,8 @@ PyObject *restore(PyObject *, PyObject *args) {
   if (!PyArg_ParseTuple(args, "ii:restore", &device, &previous))
     return nullptr;
   BoundRuntime bound = getBoundRuntime();
-  if (!bound.entries.exchangeDevice) {
-    PyErr_SetString(PyExc_RuntimeError, "restore: bind() first");
+  if (!requireBound(bound, "restore"))
     return nullptr;
-  }
   return PyLong_FromLong(restoreDevice(bound, device, previous));
 }
 
