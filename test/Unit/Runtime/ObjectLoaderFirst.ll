@@ -14,7 +14,7 @@ define i32 @add_one(i32 %x) {
   ret i32 %y
 }
 
-; A call out of the mapping (PLT32 through a stub) of a constant's address
+; A call out of the mapping (PLT32 through a trampoline) of a constant's address
 ; (PC32).
 define i64 @message_length() {
   %n = call i64 @strlen(ptr @message)
